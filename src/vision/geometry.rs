@@ -1,0 +1,127 @@
+//! Plane projective transforms (homographies) between the picture and the grid.
+//!
+//! A homography is fixed by four point pairs (the grid's corners and the corners of the
+//! 9x9 cell square); it maps a photo's skewed grid to a square for reading, and back
+//! for clicking cells and drawing answers. Solved as the usual 8x8 linear system
+//! (Hartley & Zisserman, "Multiple View Geometry", 4.1, with h33 = 1).
+
+use super::Point;
+
+/// A 3x3 projective transform, row-major, h[8] = 1.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Homography {
+    pub h: [f64; 9],
+}
+
+impl Homography {
+    pub const IDENTITY: Homography = Homography { h: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0] };
+
+    /// The transform taking each `from[i]` to `to[i]`. `None` when three of the points
+    /// are collinear (no such transform).
+    pub fn from_points(from: [(f64, f64); 4], to: [(f64, f64); 4]) -> Option<Homography> {
+        let mut a = [[0.0f64; 9]; 8];
+        for i in 0..4 {
+            let (x, y) = from[i];
+            let (u, v) = to[i];
+            a[2 * i] = [x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, u];
+            a[2 * i + 1] = [0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, v];
+        }
+        // Gaussian elimination with partial pivoting on the augmented 8x9 matrix.
+        for col in 0..8 {
+            let pivot = (col..8).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))?;
+            if a[pivot][col].abs() < 1e-12 {
+                return None;
+            }
+            a.swap(col, pivot);
+            for row in 0..8 {
+                if row != col {
+                    let f = a[row][col] / a[col][col];
+                    if f != 0.0 {
+                        for k in col..9 {
+                            a[row][k] -= f * a[col][k];
+                        }
+                    }
+                }
+            }
+        }
+        let mut h = [0.0; 9];
+        for i in 0..8 {
+            h[i] = a[i][8] / a[i][i];
+        }
+        h[8] = 1.0;
+        Some(Homography { h })
+    }
+
+    /// The transform from the 9x9 cell square (u, v in 0..=9) to a quadrilateral given
+    /// as top-left, top-right, bottom-right, bottom-left.
+    pub fn grid_to_quad(corners: [Point; 4]) -> Option<Homography> {
+        let to = corners.map(|p| (p.x as f64, p.y as f64));
+        Homography::from_points([(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 9.0)], to)
+    }
+
+    /// Maps (x, y) through the transform.
+    pub fn apply(&self, x: f32, y: f32) -> Point {
+        let (x, y) = (x as f64, y as f64);
+        let h = &self.h;
+        let w = h[6] * x + h[7] * y + h[8];
+        Point {
+            x: ((h[0] * x + h[1] * y + h[2]) / w) as f32,
+            y: ((h[3] * x + h[4] * y + h[5]) / w) as f32,
+        }
+    }
+
+    /// The inverse transform (adjugate over determinant, normalised to h33 = 1).
+    pub fn inverse(&self) -> Option<Homography> {
+        let m = &self.h;
+        let inv = [
+            m[4] * m[8] - m[5] * m[7],
+            m[2] * m[7] - m[1] * m[8],
+            m[1] * m[5] - m[2] * m[4],
+            m[5] * m[6] - m[3] * m[8],
+            m[0] * m[8] - m[2] * m[6],
+            m[2] * m[3] - m[0] * m[5],
+            m[3] * m[7] - m[4] * m[6],
+            m[1] * m[6] - m[0] * m[7],
+            m[0] * m[4] - m[1] * m[3],
+        ];
+        let det = m[0] * inv[0] + m[1] * inv[3] + m[2] * inv[6];
+        if det.abs() < 1e-12 || inv[8].abs() < 1e-12 {
+            return None;
+        }
+        let s = inv[8];
+        Some(Homography { h: inv.map(|v| v / s) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(p: Point, x: f32, y: f32) -> bool {
+        (p.x - x).abs() < 1e-3 && (p.y - y).abs() < 1e-3
+    }
+
+    #[test]
+    fn maps_the_corners_and_back() {
+        let corners = [
+            Point { x: 100.0, y: 50.0 },
+            Point { x: 520.0, y: 80.0 },
+            Point { x: 560.0, y: 470.0 },
+            Point { x: 70.0, y: 430.0 },
+        ];
+        let h = Homography::grid_to_quad(corners).unwrap();
+        assert!(close(h.apply(0.0, 0.0), 100.0, 50.0));
+        assert!(close(h.apply(9.0, 0.0), 520.0, 80.0));
+        assert!(close(h.apply(9.0, 9.0), 560.0, 470.0));
+        assert!(close(h.apply(0.0, 9.0), 70.0, 430.0));
+        let back = h.inverse().unwrap();
+        let p = h.apply(4.5, 2.25);
+        assert!(close(back.apply(p.x, p.y), 4.5, 2.25));
+    }
+
+    #[test]
+    fn collinear_points_have_no_transform() {
+        let line = [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0)];
+        assert!(Homography::from_points(line, [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]).is_none());
+    }
+}

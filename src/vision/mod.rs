@@ -1,0 +1,88 @@
+//! Reading a sudoku from a picture: locate the grid, cut the cells, read the digits.
+//!
+//! [`Reader`] is the entry point: build it once (it starts the OCR engine), then call
+//! [`Reader::read`] on each picture. The result, a [`Reading`], holds the grid and where
+//! every cell lies in the picture, so callers can click cells or draw into them.
+
+use crate::grid::Grid;
+
+/// A point in picture pixels (x to the right, y down).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Point {
+    pub x: f32,
+    pub y: f32,
+}
+
+/// An axis-aligned box in picture pixels.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Rect {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl Rect {
+    pub fn center(&self) -> Point {
+        Point { x: self.x + self.w / 2.0, y: self.y + self.h / 2.0 }
+    }
+}
+
+/// How a cell's content was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Nothing of given size in the cell (pencil marks and specks do not count).
+    Empty,
+    /// Tesseract read this glyph.
+    Ocr,
+    /// Matched against a glyph read earlier in the same picture.
+    Template,
+    /// The trained digit classifier.
+    Classifier,
+    /// Decided by the sudoku rules among the cell's ranked alternatives.
+    Rules,
+}
+
+/// What was read in one cell.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CellReading {
+    /// The digit, or `None` for an empty cell.
+    pub digit: Option<u8>,
+    /// 0..1; 1 for a certain read (and for empty cells with nothing in them).
+    pub confidence: f32,
+    pub method: Method,
+    /// The cell's bounding box in the picture.
+    pub cell_box: Rect,
+    /// The digit's ink bounding box in the picture, when there is a digit.
+    pub digit_box: Option<Rect>,
+    /// Other digits this glyph could be, best first, with their scores.
+    pub alternatives: Vec<(u8, f32)>,
+}
+
+/// A grid read from a picture.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The digits read: givens (and, on a game in progress, digits the player entered).
+    pub grid: Grid,
+    /// The grid's outer corners in the picture: top-left, top-right, bottom-right,
+    /// bottom-left.
+    pub corners: [Point; 4],
+    /// The 81 cells, row by row.
+    pub cells: Vec<CellReading>,
+    /// Maps grid coordinates (u, v in 0..=9 cell units, u to the right) to picture pixels.
+    pub to_picture: crate::vision::geometry::Homography,
+}
+
+impl Reading {
+    /// The centre of cell `index` (0..81) in picture pixels, in the grid's perspective.
+    pub fn cell_center(&self, index: usize) -> Point {
+        let (r, c) = (index / 9, index % 9);
+        self.to_picture.apply(c as f32 + 0.5, r as f32 + 0.5)
+    }
+}
+
+pub mod geometry;
+pub mod reader;
+
+pub use reader::{ReadError, Reader};
