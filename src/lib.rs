@@ -9,6 +9,7 @@
 pub mod bot;
 pub mod config;
 pub mod error;
+pub mod font;
 pub mod grid;
 pub mod input;
 pub mod modes;

@@ -14,7 +14,9 @@ pub struct Homography {
 }
 
 impl Homography {
-    pub const IDENTITY: Homography = Homography { h: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0] };
+    pub const IDENTITY: Homography = Homography {
+        h: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+    };
 
     /// The transform taking each `from[i]` to `to[i]`. `None` when three of the points
     /// are collinear (no such transform).
@@ -89,7 +91,9 @@ impl Homography {
             return None;
         }
         let s = inv[8];
-        Some(Homography { h: inv.map(|v| v / s) })
+        Some(Homography {
+            h: inv.map(|v| v / s),
+        })
     }
 }
 
@@ -122,6 +126,9 @@ mod tests {
     #[test]
     fn collinear_points_have_no_transform() {
         let line = [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0)];
-        assert!(Homography::from_points(line, [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]).is_none());
+        assert!(
+            Homography::from_points(line, [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)])
+                .is_none()
+        );
     }
 }

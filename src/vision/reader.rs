@@ -1,11 +1,24 @@
-//! The reader: picture in, [`Reading`] out. Holds the OCR engine for the life of the
-//! process (starting Tesseract costs 50-120 ms).
+//! The reader: picture in, [`Reading`] out.
+//!
+//! Screenshot path: flat-colour regions -> the 9x9 lattice of cells -> the glyph in each
+//! cell -> givens by height -> look-alike glyphs grouped (an app draws each digit the
+//! same way every time) -> each group read once by Tesseract, the answer cached for the
+//! life of the reader -> the sudoku rules check the result. Only the glyph groups that
+//! Tesseract could not read are decided by the rules, and only when exactly one choice
+//! makes a valid puzzle; anything else is reported as doubtful, never guessed.
 
 use std::path::Path;
 
 use image::DynamicImage;
 
-use super::Reading;
+use super::geometry::Homography;
+use super::glyphs::{find_glyphs, given_height_threshold, Glyph};
+use super::locate::{locate_lattice, Lattice};
+use super::ocr::Ocr;
+use super::regions::label_regions;
+use super::signature::Signature;
+use super::{debug, CellReading, Method, Reading};
+use crate::grid::Grid;
 
 /// Why a picture could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -16,25 +29,297 @@ pub enum ReadError {
     /// A grid was found but its reading is not trustworthy: the digits clash, the puzzle
     /// has no solution, or some cells could not be read. `cells` are 0..81.
     #[error("{reason} (doubtful cells: {})", cells.iter().map(|&i| crate::grid::cell_name(i)).collect::<Vec<_>>().join(" "))]
-    Doubtful { reason: String, cells: Vec<usize>, reading: Box<Reading> },
+    Doubtful {
+        reason: String,
+        cells: Vec<usize>,
+        reading: Box<Reading>,
+    },
     /// The OCR engine could not start or failed.
     #[error("OCR engine: {0}")]
     Engine(String),
 }
 
-/// Reads sudoku grids from pictures. Build once, read many.
+/// A glyph group read once: its look and the digit it is.
+struct Known {
+    signature: Signature,
+    digit: u8,
+    confidence: f32,
+}
+
+/// Reads sudoku grids from pictures. Build once, read many: the OCR engine starts once,
+/// and glyphs read in one picture are recognised in the next without OCR.
 pub struct Reader {
-    _private: (),
+    ocr: Ocr,
+    known: Vec<Known>,
 }
 
 impl Reader {
     /// Starts the OCR engine.
     pub fn new() -> Result<Reader, ReadError> {
-        Ok(Reader { _private: () })
+        Ok(Reader {
+            ocr: Ocr::new().map_err(ReadError::Engine)?,
+            known: Vec::new(),
+        })
     }
 
     /// Reads the grid in `picture`. With `debug`, writes stage pictures into that folder.
-    pub fn read(&mut self, _picture: &DynamicImage, _debug: Option<&Path>) -> Result<Reading, ReadError> {
-        Err(ReadError::NoGrid)
+    pub fn read(
+        &mut self,
+        picture: &DynamicImage,
+        debug_dir: Option<&Path>,
+    ) -> Result<Reading, ReadError> {
+        let rgb = picture.to_rgb8();
+        let t0 = std::time::Instant::now();
+        let regions = label_regions(&rgb);
+        let lattice = locate_lattice(&regions);
+        tracing::debug!("located grid in {:?}: {}", t0.elapsed(), lattice.is_some());
+        let Some(lattice) = lattice else {
+            if let Some(dir) = debug_dir {
+                debug::write_no_grid(dir, &rgb);
+            }
+            return Err(ReadError::NoGrid);
+        };
+        let glyphs = find_glyphs(&rgb, &regions, &lattice);
+        let mut heights: Vec<f32> = lattice.cells.iter().map(|c| c.h).collect();
+        heights.sort_by(f32::total_cmp);
+        let threshold = given_height_threshold(&glyphs, heights[40]);
+        let givens: Vec<Option<&Glyph>> = glyphs
+            .iter()
+            .map(|g| g.as_ref().filter(|g| g.height() >= threshold))
+            .collect();
+        let reading = self.read_givens(&lattice, &givens);
+        if let Some(dir) = debug_dir {
+            debug::write_stages(dir, &rgb, &lattice, &glyphs, threshold, &reading);
+        }
+        tracing::debug!("read grid in {:?}", t0.elapsed());
+        check(reading)
     }
+
+    /// Names each given glyph: from the glyphs known already, else Tesseract once per
+    /// look-alike group, else the rules.
+    fn read_givens(&mut self, lattice: &Lattice, givens: &[Option<&Glyph>]) -> Reading {
+        let mut cells: Vec<CellReading> = lattice
+            .cells
+            .iter()
+            .map(|&cell_box| CellReading {
+                digit: None,
+                confidence: 1.0,
+                method: Method::Empty,
+                cell_box,
+                digit_box: None,
+                alternatives: Vec::new(),
+            })
+            .collect();
+        // Group look-alikes: each group is (signature, members).
+        let mut groups: Vec<(Signature, Vec<usize>)> = Vec::new();
+        for (i, g) in givens.iter().enumerate() {
+            let Some(g) = g else { continue };
+            let sig = Signature::of(&g.ink);
+            cells[i].digit_box = Some(g.bbox);
+            match groups.iter_mut().find(|(s, _)| s.alike(&sig)) {
+                Some((_, members)) => members.push(i),
+                None => groups.push((sig, vec![i])),
+            }
+        }
+        // Each group's answer: from the glyphs known already, else one Tesseract call
+        // for all the new groups laid out as a line, else a call per group.
+        let mut answers: Vec<Option<(u8, f32, Method)>> = groups
+            .iter()
+            .map(|(sig, _)| {
+                self.known
+                    .iter()
+                    .find(|k| k.signature.alike(sig))
+                    .map(|k| (k.digit, k.confidence, Method::Template))
+            })
+            .collect();
+        let new: Vec<usize> = (0..groups.len())
+            .filter(|&g| answers[g].is_none())
+            .collect();
+        if new.len() >= 2 {
+            let reps: Vec<image::GrayImage> = new
+                .iter()
+                .map(|&g| tallest(&groups[g].1, givens).dark_on_light())
+                .collect();
+            if let Some((digits, conf)) = self.ocr.read_line(&reps) {
+                for (k, &g) in new.iter().enumerate() {
+                    answers[g] = Some((digits[k], conf, Method::Ocr));
+                }
+            }
+        }
+        // Groups the line could not settle, or whose digits clash: one call per group.
+        let clashing = clashing_groups(&groups, &answers);
+        for g in 0..groups.len() {
+            let fresh = answers[g].is_none_or(|a| a.2 == Method::Ocr);
+            if answers[g].is_none() || (fresh && clashing.contains(&g)) {
+                answers[g] = self
+                    .ocr_group(&groups[g].1, givens)
+                    .map(|(d, c)| (d, c, Method::Ocr));
+            }
+        }
+        let mut unknown_groups = Vec::new();
+        for (g, (sig, members)) in groups.iter().enumerate() {
+            match answers[g] {
+                Some((d, c, m)) => {
+                    if m == Method::Ocr {
+                        self.known.push(Known {
+                            signature: sig.clone(),
+                            digit: d,
+                            confidence: c,
+                        });
+                    }
+                    for &i in members {
+                        cells[i].digit = Some(d);
+                        cells[i].confidence = c;
+                        cells[i].method = m;
+                    }
+                }
+                None => unknown_groups.push(g),
+            }
+        }
+        let mut grid_cells = [0u8; 81];
+        for (i, c) in cells.iter().enumerate() {
+            grid_cells[i] = c.digit.unwrap_or(0);
+        }
+        let mut reading = Reading {
+            grid: Grid::from_cells(grid_cells),
+            corners: lattice.corners,
+            cells,
+            to_picture: Homography::grid_to_quad(lattice.corners).unwrap_or(Homography::IDENTITY),
+        };
+        if !unknown_groups.is_empty() {
+            let members: Vec<Vec<usize>> = unknown_groups
+                .iter()
+                .map(|&g| groups[g].1.clone())
+                .collect();
+            if let Some(digits) = super::rules::decide_unknown_groups(&reading.grid, &members) {
+                for (k, &g) in unknown_groups.iter().enumerate() {
+                    let (sig, ms) = &groups[g];
+                    for &i in ms {
+                        reading.cells[i].digit = Some(digits[k]);
+                        reading.cells[i].confidence = 0.5;
+                        reading.cells[i].method = Method::Rules;
+                        grid_cells[i] = digits[k];
+                    }
+                    self.known.push(Known {
+                        signature: sig.clone(),
+                        digit: digits[k],
+                        confidence: 0.5,
+                    });
+                }
+                reading.grid = Grid::from_cells(grid_cells);
+            } else {
+                // Mark the unread cells so the caller can name them.
+                for &g in &unknown_groups {
+                    for &i in &groups[g].1 {
+                        reading.cells[i].confidence = 0.0;
+                    }
+                }
+            }
+        }
+        reading
+    }
+
+    /// Reads a look-alike group: Tesseract on up to three members, majority vote.
+    fn ocr_group(&mut self, members: &[usize], givens: &[Option<&Glyph>]) -> Option<(u8, f32)> {
+        let mut votes: Vec<(u8, f32)> = Vec::new();
+        // The tallest members first: the most pixels to read.
+        let mut order = members.to_vec();
+        order.sort_by(|&a, &b| {
+            givens[b]
+                .map(|g| g.bbox.h)
+                .unwrap_or(0.0)
+                .total_cmp(&givens[a].map(|g| g.bbox.h).unwrap_or(0.0))
+        });
+        for &i in order.iter().take(3) {
+            let Some(g) = givens[i] else { continue };
+            if let Some(r) = self.ocr.read_digit(&g.dark_on_light()) {
+                votes.push((r.digit, r.confidence));
+                // Two agreeing votes settle it; one confident vote on a lone glyph too.
+                if votes.iter().filter(|v| v.0 == r.digit).count() >= 2
+                    || (members.len() == 1 && r.confidence > 0.6)
+                {
+                    break;
+                }
+            }
+        }
+        let mut best: Option<(u8, usize, f32)> = None;
+        for d in 1..=9u8 {
+            let n = votes.iter().filter(|v| v.0 == d).count();
+            let conf = votes
+                .iter()
+                .filter(|v| v.0 == d)
+                .map(|v| v.1)
+                .fold(0.0, f32::max);
+            if n > 0 && best.is_none_or(|b| n > b.1 || (n == b.1 && conf > b.2)) {
+                best = Some((d, n, conf));
+            }
+        }
+        best.map(|(d, _, c)| (d, c))
+    }
+}
+
+/// The member of a group with the tallest glyph: the most pixels to read.
+fn tallest<'a>(members: &[usize], givens: &[Option<&'a Glyph>]) -> &'a Glyph {
+    members
+        .iter()
+        .filter_map(|&i| givens[i])
+        .max_by(|a, b| a.bbox.h.total_cmp(&b.bbox.h))
+        .expect("a group has at least one glyph")
+}
+
+/// The groups whose digit clashes with another cell's in a row, column or box.
+fn clashing_groups(
+    groups: &[(Signature, Vec<usize>)],
+    answers: &[Option<(u8, f32, Method)>],
+) -> Vec<usize> {
+    let mut cells = [0u8; 81];
+    let mut group_of = [usize::MAX; 81];
+    for (g, (_, members)) in groups.iter().enumerate() {
+        for &i in members {
+            cells[i] = answers[g].map(|a| a.0).unwrap_or(0);
+            group_of[i] = g;
+        }
+    }
+    let mut out: Vec<usize> = Grid::from_cells(cells)
+        .conflicts()
+        .iter()
+        .flat_map(|c| c.cells)
+        .map(|i| group_of[i])
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The rules' verdict on a reading: unread cells and clashing digits make it doubtful.
+fn check(reading: Reading) -> Result<Reading, ReadError> {
+    let unread: Vec<usize> = (0..81)
+        .filter(|&i| reading.cells[i].digit.is_none() && reading.cells[i].digit_box.is_some())
+        .collect();
+    if !unread.is_empty() {
+        return Err(ReadError::Doubtful {
+            reason: format!("{} cells could not be read", unread.len()),
+            cells: unread,
+            reading: Box::new(reading),
+        });
+    }
+    let conflicts = reading.grid.conflicts();
+    if let Some(first) = conflicts.first() {
+        let mut cells: Vec<usize> = conflicts.iter().flat_map(|c| c.cells).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        return Err(ReadError::Doubtful {
+            reason: format!("the digits read clash ({first})"),
+            cells,
+            reading: Box::new(reading),
+        });
+    }
+    Ok(reading)
+}
+
+/// Convenience for tests and tools: read a picture file with a fresh reader.
+pub fn read_file(path: &Path) -> Result<Reading, anyhow::Error> {
+    let img = image::open(path)?;
+    let mut reader = Reader::new()?;
+    Ok(reader.read(&img, None)?)
 }

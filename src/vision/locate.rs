@@ -1,0 +1,366 @@
+//! Locating the grid in a screenshot: the 9x9 lattice of cell regions.
+//!
+//! Method: label flat-colour regions ([`super::regions`]); keep the near-square ones as
+//! cell candidates; link two candidates when they are alike in size and sit side by side
+//! (same row or column, one cell pitch apart, allowing the wider gaps apps draw between
+//! 3x3 boxes); the grid is the linked group that spans 9 columns and 9 rows with the most
+//! members. Unlike a search for the largest four-sided contour, this needs no grid lines
+//! at all (tile themes with gaps read the same as flat ones), is indifferent to polarity
+//! (dark themes), and is not fooled by a 1-9 number pad (a 3x3 or 1x9 group) or toolbars.
+
+use super::regions::{Region, Regions};
+use super::Rect;
+
+/// A candidate cell must be at least this many pixels on a side (the issue asks for
+/// cells from about 20 px; a 20 px cell has an interior of 16-18 px).
+const MIN_CELL: u32 = 10;
+/// Width/height of a cell interior lies within [1/ASPECT, ASPECT].
+const ASPECT: f32 = 1.3;
+/// A cell interior covers at least this share of its bounding box (the rest is the
+/// digit or pencil marks, which are holes in the region).
+const MIN_FILL: f32 = 0.45;
+/// Two cells are alike when their sizes differ by at most this ratio.
+const SIZE_RATIO: f32 = 1.25;
+/// Neighbouring cells' centres are 1.0 to this many cell sizes apart (gaps between
+/// boxes and cells widen the pitch).
+const MAX_PITCH: f32 = 1.9;
+/// At least this many of the 81 cells must be found as regions (selected or oddly
+/// drawn cells may be missed and are interpolated).
+const MIN_CELLS_FOUND: usize = 54;
+
+/// The grid found in a screenshot.
+#[derive(Debug, Clone)]
+pub struct Lattice {
+    /// Each cell's interior box, row by row.
+    pub cells: [Rect; 81],
+    /// The region label of each cell's background, when it was found as a region.
+    pub labels: [Option<u32>; 81],
+    /// Outer corners of the cell lattice: top-left, top-right, bottom-right, bottom-left.
+    pub corners: [super::Point; 4],
+}
+
+#[derive(Clone, Copy)]
+struct Candidate {
+    label: u32,
+    cx: f32,
+    cy: f32,
+    size: f32,
+    region: Region,
+}
+
+/// Finds the 9x9 lattice of cells, or `None` when the picture holds no such grid.
+pub fn locate_lattice(regions: &Regions) -> Option<Lattice> {
+    let cands: Vec<Candidate> = regions
+        .regions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let (w, h) = (r.width() as f32, r.height() as f32);
+            let ok = r.width() >= MIN_CELL
+                && r.height() >= MIN_CELL
+                && w / h <= ASPECT
+                && h / w <= ASPECT
+                && r.area as f32 >= MIN_FILL * w * h
+                && r.width() < regions.width / 4
+                && r.height() < regions.height / 4;
+            ok.then(|| Candidate {
+                label: i as u32,
+                cx: (r.x0 + r.x1) as f32 / 2.0,
+                cy: (r.y0 + r.y1) as f32 / 2.0,
+                size: (w + h) / 2.0,
+                region: *r,
+            })
+        })
+        .collect();
+    if cands.len() < MIN_CELLS_FOUND {
+        return None;
+    }
+    let groups = link_neighbours(&cands);
+    let mut best: Option<(usize, Lattice)> = None;
+    for group in groups.into_iter().filter(|g| g.len() >= MIN_CELLS_FOUND) {
+        let members: Vec<Candidate> = group.iter().map(|&i| cands[i]).collect();
+        if let Some((found, lattice)) = fit_lattice(&members) {
+            if best.as_ref().is_none_or(|(n, _)| found > *n) {
+                best = Some((found, lattice));
+            }
+        }
+    }
+    best.map(|(_, l)| l)
+}
+
+/// Groups candidates linked by the neighbour relation (union-find over pairs; the
+/// candidates are sorted by x so only a window of each is compared).
+fn link_neighbours(cands: &[Candidate]) -> Vec<Vec<usize>> {
+    let n = cands.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| cands[a].cx.total_cmp(&cands[b].cx));
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for (k, &a) in order.iter().enumerate() {
+        let ca = &cands[a];
+        for &b in &order[k + 1..] {
+            let cb = &cands[b];
+            if cb.cx - ca.cx > MAX_PITCH * ca.size.max(cb.size) {
+                break;
+            }
+            if neighbours(ca, cb) {
+                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                parent[ra] = rb;
+            }
+        }
+    }
+    let mut groups: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        groups.entry(r).or_default().push(i);
+    }
+    groups.into_values().collect()
+}
+
+fn neighbours(a: &Candidate, b: &Candidate) -> bool {
+    let (small, big) = if a.size < b.size {
+        (a.size, b.size)
+    } else {
+        (b.size, a.size)
+    };
+    if big > small * SIZE_RATIO {
+        return false;
+    }
+    let s = (a.size + b.size) / 2.0;
+    let (dx, dy) = ((a.cx - b.cx).abs(), (a.cy - b.cy).abs());
+    let along = |d: f32| d >= 0.95 * s && d <= MAX_PITCH * s;
+    (dy < 0.25 * s && along(dx)) || (dx < 0.25 * s && along(dy))
+}
+
+/// Clusters 1-D positions that lie within `tol` of each other; returns cluster means,
+/// sorted, with their member counts.
+fn cluster_positions(mut v: Vec<f32>, tol: f32) -> Vec<(f32, usize)> {
+    v.sort_by(f32::total_cmp);
+    let mut out: Vec<(f32, usize)> = Vec::new();
+    let mut sum = 0.0;
+    let mut count = 0usize;
+    let mut last = f32::NEG_INFINITY;
+    for x in v {
+        if count > 0 && x - last > tol {
+            out.push((sum / count as f32, count));
+            sum = 0.0;
+            count = 0;
+        }
+        sum += x;
+        count += 1;
+        last = x;
+    }
+    if count > 0 {
+        out.push((sum / count as f32, count));
+    }
+    out
+}
+
+/// The best run of 9 consecutive clusters (most members).
+fn best_nine(clusters: &[(f32, usize)]) -> Option<Vec<f32>> {
+    if clusters.len() < 9 {
+        return None;
+    }
+    let best = (0..=clusters.len() - 9)
+        .max_by_key(|&s| clusters[s..s + 9].iter().map(|c| c.1).sum::<usize>())?;
+    Some(clusters[best..best + 9].iter().map(|c| c.0).collect())
+}
+
+/// Fits 9 columns and 9 rows to a linked group; returns the number of cells found and
+/// the lattice, with missing cells interpolated from their row and column.
+fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
+    let mut sizes: Vec<f32> = members.iter().map(|c| c.size).collect();
+    sizes.sort_by(f32::total_cmp);
+    let s = sizes[sizes.len() / 2];
+    let cols = best_nine(&cluster_positions(
+        members.iter().map(|c| c.cx).collect(),
+        s * 0.3,
+    ))?;
+    let rows = best_nine(&cluster_positions(
+        members.iter().map(|c| c.cy).collect(),
+        s * 0.3,
+    ))?;
+    let mut slot: [Option<Candidate>; 81] = [None; 81];
+    for c in members {
+        let col = cols.iter().position(|&x| (x - c.cx).abs() < s * 0.3);
+        let row = rows.iter().position(|&y| (y - c.cy).abs() < s * 0.3);
+        if let (Some(col), Some(row)) = (col, row) {
+            let i = row * 9 + col;
+            // Prefer the larger region when two land in one slot (a frame inside a cell).
+            if slot[i].is_none_or(|o| o.region.area < c.region.area) {
+                slot[i] = Some(*c);
+            }
+        }
+    }
+    let found = slot.iter().filter(|s| s.is_some()).count();
+    if found < MIN_CELLS_FOUND {
+        return None;
+    }
+    // Each column's left/right and each row's top/bottom edges: the median of its members.
+    let median = |mut v: Vec<f32>| -> Option<f32> {
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f32::total_cmp);
+        Some(v[v.len() / 2])
+    };
+    let mut col_edges = [(0f32, 0f32); 9];
+    let mut row_edges = [(0f32, 0f32); 9];
+    for k in 0..9 {
+        let in_col: Vec<&Candidate> = (0..9).filter_map(|r| slot[r * 9 + k].as_ref()).collect();
+        let in_row: Vec<&Candidate> = (0..9).filter_map(|c| slot[k * 9 + c].as_ref()).collect();
+        col_edges[k] = (
+            median(in_col.iter().map(|c| c.region.x0 as f32).collect())
+                .unwrap_or(cols[k] - s / 2.0),
+            median(in_col.iter().map(|c| c.region.x1 as f32 + 1.0).collect())
+                .unwrap_or(cols[k] + s / 2.0),
+        );
+        row_edges[k] = (
+            median(in_row.iter().map(|c| c.region.y0 as f32).collect())
+                .unwrap_or(rows[k] - s / 2.0),
+            median(in_row.iter().map(|c| c.region.y1 as f32 + 1.0).collect())
+                .unwrap_or(rows[k] + s / 2.0),
+        );
+    }
+    // A real grid's pitch is regular: within each band of three, the steps agree.
+    if !regular(&cols, s) || !regular(&rows, s) {
+        return None;
+    }
+    let mut cells = [Rect {
+        x: 0.0,
+        y: 0.0,
+        w: 0.0,
+        h: 0.0,
+    }; 81];
+    let mut labels = [None; 81];
+    for r in 0..9 {
+        for c in 0..9 {
+            let i = r * 9 + c;
+            let (x0, x1) = col_edges[c];
+            let (y0, y1) = row_edges[r];
+            cells[i] = Rect {
+                x: x0,
+                y: y0,
+                w: x1 - x0,
+                h: y1 - y0,
+            };
+            labels[i] = slot[i].map(|c| c.label);
+        }
+    }
+    use super::Point;
+    let (left, right) = (col_edges[0].0, col_edges[8].1);
+    let (top, bottom) = (row_edges[0].0, row_edges[8].1);
+    let corners = [
+        Point { x: left, y: top },
+        Point { x: right, y: top },
+        Point {
+            x: right,
+            y: bottom,
+        },
+        Point { x: left, y: bottom },
+    ];
+    Some((
+        found,
+        Lattice {
+            cells,
+            labels,
+            corners,
+        },
+    ))
+}
+
+/// True when the 8 steps between 9 centres are all 0.95..MAX_PITCH cell sizes and the
+/// steps inside each band of three agree within 15%.
+fn regular(centres: &[f32], s: f32) -> bool {
+    let steps: Vec<f32> = centres.windows(2).map(|w| w[1] - w[0]).collect();
+    if steps.iter().any(|&d| d < 0.9 * s || d > MAX_PITCH * s) {
+        return false;
+    }
+    let inner = [steps[0], steps[1], steps[3], steps[4], steps[6], steps[7]];
+    let lo = inner.iter().cloned().fold(f32::INFINITY, f32::min);
+    let hi = inner.iter().cloned().fold(0.0, f32::max);
+    hi <= lo * 1.15 + 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::regions::label_regions;
+    use super::*;
+    use image::{Rgb, RgbImage};
+
+    /// Draws a grid: `cell` px cells, thin lines of `thin`, box lines of `thick`, with
+    /// an optional gap, at (ox, oy) on a `bg` page.
+    fn draw_grid(
+        w: u32,
+        h: u32,
+        ox: u32,
+        oy: u32,
+        cell: u32,
+        thin: u32,
+        thick: u32,
+        fg: [u8; 3],
+        bg: [u8; 3],
+    ) -> RgbImage {
+        let mut img = RgbImage::from_pixel(w, h, Rgb(bg));
+        let mut pos = Vec::new();
+        let mut p = 0;
+        for k in 0..=9 {
+            let lw = if k % 3 == 0 { thick } else { thin };
+            pos.push((p, lw));
+            p += lw + cell;
+        }
+        let total = p - cell;
+        for &(q, lw) in &pos {
+            for t in 0..lw {
+                for u in 0..total {
+                    img.put_pixel(ox + q + t, oy + u, Rgb(fg));
+                    img.put_pixel(ox + u, oy + q + t, Rgb(fg));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn finds_a_flat_grid_and_its_cells() {
+        let img = draw_grid(500, 420, 40, 30, 36, 1, 3, [0, 0, 0], [255, 255, 255]);
+        let lat = locate_lattice(&label_regions(&img)).expect("grid");
+        // first cell interior starts after the 3 px outer line
+        assert_eq!(
+            (lat.cells[0].x, lat.cells[0].y, lat.cells[0].w),
+            (43.0, 33.0, 36.0)
+        );
+        let last = lat.cells[80];
+        assert_eq!(last.x + last.w, 40.0 + 3.0 * 4.0 + 6.0 + 36.0 * 9.0);
+        assert!(lat.labels.iter().all(|l| l.is_some()));
+    }
+
+    #[test]
+    fn finds_a_dark_small_grid() {
+        let img = draw_grid(300, 260, 10, 12, 20, 1, 2, [90, 90, 100], [30, 30, 34]);
+        let lat = locate_lattice(&label_regions(&img)).expect("grid");
+        assert_eq!(lat.cells[0].w, 20.0);
+    }
+
+    #[test]
+    fn a_number_pad_alone_is_not_a_grid() {
+        // a 3x3 pad of 40 px keys
+        let mut img = RgbImage::from_pixel(300, 300, Rgb([255, 255, 255]));
+        for k in 0..3 {
+            for j in 0..3 {
+                for y in 0..40 {
+                    for x in 0..40 {
+                        img.put_pixel(10 + k * 46 + x, 10 + j * 46 + y, Rgb([200, 200, 230]));
+                    }
+                }
+            }
+        }
+        assert!(locate_lattice(&label_regions(&img)).is_none());
+    }
+}
