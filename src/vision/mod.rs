@@ -24,7 +24,10 @@ pub struct Rect {
 
 impl Rect {
     pub fn center(&self) -> Point {
-        Point { x: self.x + self.w / 2.0, y: self.y + self.h / 2.0 }
+        Point {
+            x: self.x + self.w / 2.0,
+            y: self.y + self.h / 2.0,
+        }
     }
 }
 
@@ -75,10 +78,10 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// The centre of cell `index` (0..81) in picture pixels, in the grid's perspective.
+    /// The centre of cell `index` (0..81) in picture pixels: the centre of the cell box
+    /// found in the picture (exact where apps draw uneven gaps between boxes).
     pub fn cell_center(&self, index: usize) -> Point {
-        let (r, c) = (index / 9, index % 9);
-        self.to_picture.apply(c as f32 + 0.5, r as f32 + 0.5)
+        self.cells[index].cell_box.center()
     }
 }
 
@@ -86,3 +89,12 @@ pub mod geometry;
 pub mod reader;
 
 pub use reader::{ReadError, Reader};
+pub mod classifier;
+pub mod debug;
+pub mod glyphs;
+pub mod locate;
+pub mod ocr;
+pub mod photo;
+pub mod regions;
+pub mod rules;
+pub mod signature;
