@@ -503,11 +503,111 @@ impl Search {
 mod tests {
     use super::*;
 
+    const COUNTS: &str = include_str!("../fixtures/puzzles/counts.txt");
+    const SEVENTEEN: &str = include_str!("../fixtures/puzzles/17_clue_sample.txt");
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn grid(line: &str) -> Grid {
+        Grid::parse(line).unwrap()
+    }
+
+    #[test]
+    fn every_counted_puzzle_has_its_exact_number_of_solutions() {
+        let mut checked = 0;
+        for line in COUNTS.lines().filter(|l| !l.trim().is_empty()) {
+            let mut fields = line.trim().split(':');
+            let puzzle = grid(fields.next().unwrap());
+            let count: usize = fields.next().unwrap().parse().unwrap();
+            assert_eq!(count_solutions(&puzzle, 100_000), count, "{line}");
+            match (solve(&puzzle), count) {
+                (Solution::Unsolvable, 0) => {}
+                (Solution::Unique(s), 1) => {
+                    assert!(puzzle.is_solved_by(&s), "{line}");
+                    if let Some(expected) = fields.next() {
+                        assert_eq!(s.to_line(), expected, "{line}");
+                    }
+                }
+                (Solution::Multiple(s), n) if n > 1 => assert!(puzzle.is_solved_by(&s), "{line}"),
+                (other, _) => panic!("{line}: got {other:?}"),
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 43);
+    }
+
+    #[test]
+    fn counting_stops_at_the_limit() {
+        let many = COUNTS.lines().find(|l| l.contains(":847")).unwrap();
+        let puzzle = grid(&many[..81]);
+        assert_eq!(count_solutions(&puzzle, 10), 10);
+        assert_eq!(count_solutions(&puzzle, 0), 0);
+        assert_eq!(count_solutions(&Grid::EMPTY, 3), 3);
+        assert!(matches!(solve(&Grid::EMPTY), Solution::Multiple(s) if s.is_complete()));
+    }
+
+    #[test]
+    fn seventeen_clue_puzzles_solve_to_valid_grids_that_keep_the_givens() {
+        let mut n = 0;
+        for line in SEVENTEEN.lines().filter(|l| !l.trim().is_empty()) {
+            let puzzle = grid(line);
+            assert_eq!(puzzle.filled(), 17, "{line}");
+            match solve(&puzzle) {
+                Solution::Unique(s) => assert!(puzzle.is_solved_by(&s), "{line} -> {s}"),
+                other => panic!("{line}: got {other:?}"),
+            }
+            n += 1;
+        }
+        assert_eq!(n, 200);
+    }
+
+    #[test]
+    fn a_classic_puzzle_and_its_solution() {
+        assert_eq!(solve(&grid(PUZZLE)), Solution::Unique(grid(SOLUTION)));
+        // A full valid grid is its own unique solution.
+        assert_eq!(solve(&grid(SOLUTION)), Solution::Unique(grid(SOLUTION)));
+    }
+
+    #[test]
+    fn clashing_givens_are_explained() {
+        let mut g = grid(PUZZLE);
+        g.set(2, 8, 9); // row 3 already has a 9 at r3c3
+        match solve(&g) {
+            Solution::Invalid(conflicts) => {
+                assert_eq!(conflicts[0].to_string(), "duplicate 9 in row 3");
+            }
+            other => panic!("got {other:?}"),
+        }
+        assert_eq!(count_solutions(&g, 2), 0);
+    }
+
+    #[test]
+    fn consistent_givens_without_a_solution_are_unsolvable() {
+        // r1c3 may hold only 1, 2 or 4 by its houses; give 1 and 2 elsewhere in its row and
+        // 4 in its column: no clash, but no digit left for r1c3.
+        let mut g = grid(PUZZLE);
+        g.set(0, 6, 1);
+        g.set(0, 3, 2);
+        g.set(6, 2, 4);
+        assert!(g.conflicts().is_empty());
+        assert_eq!(solve(&g), Solution::Unsolvable);
+    }
+
+    #[test]
+    fn candidates_follow_the_rules() {
+        let c = candidates(&grid(PUZZLE));
+        assert_eq!(c[0], 1 << 4); // the given 5
+                                  // r1c3: row has 3,5,7; column 8; box 3,5,6,8,9 -> 1, 2, 4 remain.
+        assert_eq!(c[2], 0b1011);
+    }
+
     #[test]
     fn shrink_table_keeps_only_permutations() {
         // All nine mini-rows open: everything stays.
         assert_eq!(SHRINK[0x1FF], BAND);
-        // Row 0 only in box 0 and row 1 only in box 0: no permutation.
+        // Rows 0 and 1 both only in box 0: no permutation.
         assert_eq!(SHRINK[0b111_001_001], 0);
         // Row 0 only in box 0: rows 1 and 2 lose box 0.
         assert_eq!(SHRINK[0b111_111_001], 0o7 | (0o770 << 9) | (0o770 << 18));

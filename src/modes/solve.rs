@@ -1,5 +1,175 @@
-//! `sudoku-bot solve`: one answer line a puzzle.
+//! `sudoku-bot solve`: one answer line a puzzle, from the arguments or standard input.
+
+use std::fmt;
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
-pub fn run(_puzzles: &[String]) -> anyhow::Result<ExitCode> {
-    Err(crate::Failure("solve is not yet available".into()).into())
+
+use anyhow::Context;
+
+use crate::grid::Grid;
+use crate::solver::{self, Solution};
+
+/// The top-level entry point for `sudoku-bot solve [PUZZLE...]`.
+///
+/// Solves each argument, or, with no arguments, each line of standard input (blank lines
+/// and lines starting with '#' skipped), and prints one line a puzzle: the 81-digit
+/// solution when it is unique, else `unsolvable`, `multiple`, or `invalid: REASON`. A
+/// bad line never stops the lines after it.
+///
+/// Exit code: 0 when every puzzle was solved uniquely (or there were none), 1 when at
+/// least one was unsolvable, had several solutions or was not a puzzle.
+pub fn run(puzzles: &[String]) -> anyhow::Result<ExitCode> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut tally = Tally::default();
+    if puzzles.is_empty() {
+        let stdin = io::stdin();
+        if stdin.is_terminal() {
+            eprintln!(
+                "sudoku-bot: reading puzzles from standard input, one a line (Ctrl-D to end)"
+            );
+        }
+        let mut input = stdin.lock();
+        let mut raw = Vec::with_capacity(128);
+        let mut line_number = 0usize;
+        loop {
+            raw.clear();
+            let n = input.read_until(b'\n', &mut raw).with_context(|| {
+                format!("could not read standard input after line {line_number}")
+            })?;
+            if n == 0 {
+                break;
+            }
+            line_number += 1;
+            let line = String::from_utf8_lossy(&raw);
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let answer = answer(line);
+            tracing::debug!(line = line_number, %answer, "solved");
+            tally.write(&mut out, &answer)?;
+        }
+    } else {
+        for puzzle in puzzles {
+            tally.write(&mut out, &answer(puzzle))?;
+        }
+    }
+    out.flush()?;
+    tracing::info!(
+        solved = tally.solved,
+        unsolvable = tally.unsolvable,
+        multiple = tally.multiple,
+        invalid = tally.invalid,
+        "done"
+    );
+    Ok(if tally.all_solved() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The answer line for one puzzle line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The unique solution.
+    Solved(Grid),
+    /// Consistent givens, no solution.
+    Unsolvable,
+    /// More than one solution.
+    Multiple,
+    /// Not a puzzle: the reason (wrong length or character, clashing givens).
+    Invalid(String),
+}
+
+/// Parses and solves one puzzle line ('.' or '0' for an empty cell).
+pub fn answer(line: &str) -> Answer {
+    let grid = match Grid::parse(line) {
+        Ok(grid) => grid,
+        Err(e) => return Answer::Invalid(e.to_string()),
+    };
+    match solver::solve(&grid) {
+        Solution::Unique(solution) => Answer::Solved(solution),
+        Solution::Multiple(_) => Answer::Multiple,
+        Solution::Unsolvable => Answer::Unsolvable,
+        Solution::Invalid(conflicts) => Answer::Invalid(
+            conflicts
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Solved(grid) => write!(f, "{grid}"),
+            Answer::Unsolvable => f.write_str("unsolvable"),
+            Answer::Multiple => f.write_str("multiple"),
+            Answer::Invalid(reason) => write!(f, "invalid: {reason}"),
+        }
+    }
+}
+
+/// How many answers of each kind were printed.
+#[derive(Default)]
+struct Tally {
+    solved: usize,
+    unsolvable: usize,
+    multiple: usize,
+    invalid: usize,
+}
+
+impl Tally {
+    fn write(&mut self, out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+        match answer {
+            Answer::Solved(grid) => {
+                self.solved += 1;
+                // The hot path for big inputs: 81 digits and a newline, no allocation.
+                let mut line = [b'\n'; 82];
+                for (slot, &v) in line.iter_mut().zip(grid.cells().iter()) {
+                    *slot = b'0' + v;
+                }
+                return out.write_all(&line);
+            }
+            Answer::Unsolvable => self.unsolvable += 1,
+            Answer::Multiple => self.multiple += 1,
+            Answer::Invalid(_) => self.invalid += 1,
+        }
+        writeln!(out, "{answer}")
+    }
+
+    fn all_solved(&self) -> bool {
+        self.unsolvable + self.multiple + self.invalid == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn answers_name_each_outcome() {
+        assert_eq!(answer(PUZZLE).to_string(), SOLUTION);
+        assert_eq!(answer(&PUZZLE.replace('.', "0")).to_string(), SOLUTION);
+        assert_eq!(answer(&".".repeat(81)).to_string(), "multiple");
+        assert_eq!(
+            answer(&PUZZLE[..80]).to_string(),
+            "invalid: line has 80 characters, need 81"
+        );
+        // A second 5 in r1c3, next to the 5 in r1c1.
+        let clash = format!("5{}", &PUZZLE[1..]).replacen('.', "5", 1);
+        assert_eq!(
+            answer(&clash).to_string(),
+            "invalid: duplicate 5 in row 1, duplicate 5 in box 1"
+        );
+    }
 }
