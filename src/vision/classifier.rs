@@ -1,0 +1,535 @@
+//! The digit classifier: tells an empty cell from the digits 1-9 in a cell crop.
+//!
+//! Two halves, used identically in training (`tools/train-digits`) and at run time:
+//! - [`prepare`]: the fixed preprocessing. The crop is resampled to [`WORK_SIDE`] px,
+//!   turned dark-on-light whatever its polarity, converted to an "ink" map (0 paper,
+//!   1 the darkest ink), cleared of grid-line remnants along its edges; the digit is the
+//!   largest ink component near the centre, scaled to fit [`DIGIT_BOX`] px and centred in
+//!   a [`SIDE`] x [`SIDE`] picture (the MNIST layout, LeCun et al. 1998). A few size and
+//!   contrast figures ride along, since scaling the glyph erases them and they are what
+//!   tells a speck from a digit.
+//! - [`DigitClassifier`]: a small multilayer perceptron (ReLU hidden layers, softmax out)
+//!   over that input, weights shipped in `models/digits.bin`.
+//!
+//! Class 0 is "empty", classes 1-9 the digits.
+
+use image::GrayImage;
+
+/// Classes: 0 empty, 1-9 the digits.
+pub const CLASSES: usize = 10;
+/// Side of the normalised digit picture fed to the model.
+pub const SIDE: usize = 28;
+/// The digit's longer side is scaled to this many pixels inside the [`SIDE`] picture
+/// (MNIST's 20-in-28).
+pub const DIGIT_BOX: f32 = 20.0;
+/// The cell crop is resampled to this side before anything else, so every threshold
+/// below is in the same units whatever the picture's resolution.
+pub const WORK_SIDE: u32 = 48;
+/// Extra inputs after the pixels: digit height and width (fractions of the cell side),
+/// mean ink inside the digit box, and the cell's contrast (fraction of 255).
+pub const EXTRA: usize = 4;
+/// Length of the model's input vector.
+pub const INPUTS: usize = SIDE * SIDE + EXTRA;
+
+/// Contrast (grey levels between paper and darkest ink) below which a cell holds no
+/// print: newspaper digits in the training photos sit 60-200 levels below the paper,
+/// sensor noise and bleed-through 10-30.
+const MIN_CONTRAST: f32 = 28.0;
+/// Width of the edge band (px at [`WORK_SIDE`]) where grid-line remnants are cleared.
+const EDGE_BAND: usize = 5;
+/// A row (column) of the edge band whose ink covers more than this fraction of the
+/// cell is a grid line, not part of a digit.
+const LINE_FILL: f32 = 0.55;
+/// A digit component's height must be at least this fraction of the cell (a printed
+/// digit is 40-75% of its cell; specks and dots are smaller).
+const MIN_DIGIT_HEIGHT: f32 = 0.18;
+/// ... and its centre must lie within this distance of the cell centre (fraction of the
+/// side), so that a neighbour's glyph or a corner blob is not taken.
+const MAX_CENTRE_OFFSET: f32 = 0.28;
+
+/// Why the model could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ClassifierError {
+    #[error("digit model {what}: {detail}")]
+    BadModel { what: String, detail: String },
+    #[error("cannot read digit model {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// The shipped weights (written by `tools/train-digits`).
+const SHIPPED_MODEL: &[u8] = include_bytes!("../../models/digits.bin");
+/// First bytes of a model file.
+const MAGIC: &[u8; 4] = b"SDG1";
+
+/// One fully connected layer: `out = weights * in + bias`, weights row-major
+/// (`outputs` rows of `inputs`).
+#[derive(Debug, Clone)]
+pub struct Dense {
+    pub inputs: usize,
+    pub outputs: usize,
+    pub weights: Vec<f32>,
+    pub bias: Vec<f32>,
+}
+
+impl Dense {
+    /// `out[o] = bias[o] + sum_i weights[o][i] * input[i]`.
+    pub fn forward(&self, input: &[f32], out: &mut Vec<f32>) {
+        out.clear();
+        for o in 0..self.outputs {
+            let row = &self.weights[o * self.inputs..(o + 1) * self.inputs];
+            let s: f32 = row.iter().zip(input).map(|(w, x)| w * x).sum();
+            out.push(s + self.bias[o]);
+        }
+    }
+}
+
+/// The digit model: dense layers with ReLU between them and a softmax at the end.
+#[derive(Debug, Clone)]
+pub struct DigitClassifier {
+    pub layers: Vec<Dense>,
+}
+
+impl DigitClassifier {
+    /// The model shipped with the program.
+    pub fn load() -> Result<DigitClassifier, ClassifierError> {
+        DigitClassifier::from_bytes(SHIPPED_MODEL, "models/digits.bin (built in)")
+    }
+
+    /// A model from a file written by [`DigitClassifier::to_bytes`].
+    pub fn load_file(path: &std::path::Path) -> Result<DigitClassifier, ClassifierError> {
+        let bytes = std::fs::read(path).map_err(|source| ClassifierError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        DigitClassifier::from_bytes(&bytes, &path.display().to_string())
+    }
+
+    /// Parses the model format: "SDG1", u32 layer count, then per layer u32 inputs,
+    /// u32 outputs, the weights and the biases as f32, all little-endian.
+    pub fn from_bytes(bytes: &[u8], what: &str) -> Result<DigitClassifier, ClassifierError> {
+        let bad = |detail: &str| ClassifierError::BadModel {
+            what: what.to_string(),
+            detail: detail.to_string(),
+        };
+        if bytes.len() < 8 || &bytes[..4] != MAGIC {
+            return Err(bad("not a digit model (wrong header)"));
+        }
+        let mut pos = 4;
+        let next_u32 = |pos: &mut usize| -> Result<usize, ClassifierError> {
+            let b = bytes
+                .get(*pos..*pos + 4)
+                .ok_or_else(|| bad("file is cut short"))?;
+            *pos += 4;
+            Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        };
+        let count = next_u32(&mut pos)?;
+        let mut layers = Vec::with_capacity(count);
+        let mut expected_inputs = INPUTS;
+        for _ in 0..count {
+            let inputs = next_u32(&mut pos)?;
+            let outputs = next_u32(&mut pos)?;
+            if inputs != expected_inputs || outputs == 0 || outputs > 4096 {
+                return Err(bad("layer sizes do not chain"));
+            }
+            let n = inputs * outputs + outputs;
+            let raw = bytes
+                .get(pos..pos + 4 * n)
+                .ok_or_else(|| bad("file is cut short"))?;
+            pos += 4 * n;
+            let values: Vec<f32> = raw
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            let (weights, bias) = values.split_at(inputs * outputs);
+            layers.push(Dense {
+                inputs,
+                outputs,
+                weights: weights.to_vec(),
+                bias: bias.to_vec(),
+            });
+            expected_inputs = outputs;
+        }
+        if expected_inputs != CLASSES || layers.is_empty() {
+            return Err(bad("last layer does not have 10 outputs"));
+        }
+        Ok(DigitClassifier { layers })
+    }
+
+    /// The model in the format [`DigitClassifier::from_bytes`] reads.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(self.layers.len() as u32).to_le_bytes());
+        for l in &self.layers {
+            out.extend_from_slice(&(l.inputs as u32).to_le_bytes());
+            out.extend_from_slice(&(l.outputs as u32).to_le_bytes());
+            for v in l.weights.iter().chain(l.bias.iter()) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Probabilities of the classes (index 0 empty, 1-9 the digits) for a square cell
+    /// crop of any size and polarity.
+    pub fn classify(&self, cell: &GrayImage) -> [f32; CLASSES] {
+        self.classify_prepared(&prepare(cell))
+    }
+
+    /// Probabilities for an input already made by [`prepare`].
+    pub fn classify_prepared(&self, input: &[f32]) -> [f32; CLASSES] {
+        let mut a = input.to_vec();
+        let mut b = Vec::new();
+        for (k, layer) in self.layers.iter().enumerate() {
+            layer.forward(&a, &mut b);
+            if k + 1 < self.layers.len() {
+                for v in b.iter_mut() {
+                    *v = v.max(0.0);
+                }
+            }
+            std::mem::swap(&mut a, &mut b);
+        }
+        softmax(&a)
+    }
+}
+
+/// Softmax of the logits (the first [`CLASSES`] of them).
+pub fn softmax(logits: &[f32]) -> [f32; CLASSES] {
+    let max = logits
+        .iter()
+        .take(CLASSES)
+        .fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+    let mut out = [0.0f32; CLASSES];
+    let mut sum = 0.0;
+    for (o, &v) in out.iter_mut().zip(logits) {
+        *o = (v - max).exp();
+        sum += *o;
+    }
+    for o in out.iter_mut() {
+        *o /= sum;
+    }
+    out
+}
+
+/// The model's input for a cell crop: [`SIDE`]x[`SIDE`] ink values (0 paper .. 1 ink),
+/// row by row, then the [`EXTRA`] figures. All zero for a cell with no print.
+pub fn prepare(cell: &GrayImage) -> Vec<f32> {
+    let mut out = vec![0.0f32; INPUTS];
+    if cell.width() == 0 || cell.height() == 0 {
+        return out;
+    }
+    let n = WORK_SIDE as usize;
+    let work = if cell.dimensions() == (WORK_SIDE, WORK_SIDE) {
+        cell.clone()
+    } else {
+        image::imageops::resize(
+            cell,
+            WORK_SIDE,
+            WORK_SIDE,
+            image::imageops::FilterType::Triangle,
+        )
+    };
+    let mut px: Vec<f32> = work.as_raw().iter().map(|&v| v as f32).collect();
+
+    // Polarity: the paper is the bulk of a cell, so the median sits near it. Light
+    // print on a dark ground puts the median near the dark end: invert.
+    let mut sorted = px.clone();
+    sorted.sort_by(f32::total_cmp);
+    let pct = |p: f32| sorted[((sorted.len() - 1) as f32 * p) as usize];
+    let (low, median, high) = (pct(0.02), pct(0.5), pct(0.98));
+    let (paper, darkest) = if high - median > median - low {
+        for v in px.iter_mut() {
+            *v = 255.0 - *v;
+        }
+        (255.0 - median, 255.0 - high)
+    } else {
+        (median, low)
+    };
+    let contrast = paper - darkest;
+    let scale = contrast.max(MIN_CONTRAST);
+    let mut ink: Vec<f32> = px
+        .iter()
+        .map(|&v| ((paper - v) / scale).clamp(0.0, 1.0))
+        .collect();
+    let mut mask: Vec<bool> = ink.iter().map(|&v| v > 0.5).collect();
+    if contrast < MIN_CONTRAST {
+        mask.iter_mut().for_each(|m| *m = false);
+    }
+    clear_edge_lines(&mut mask, &mut ink, n);
+
+    let labels = label_components(&mask, n);
+    let Some(digit) = pick_digit(&labels, n) else {
+        out[SIDE * SIDE + 3] = contrast / 255.0;
+        return out;
+    };
+    let (x0, y0, x1, y1) = digit.bbox;
+    // Ink of other components inside the box is noise or a neighbour: drop it.
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let l = labels.ids[y * n + x];
+            if l != 0 && !digit.members.contains(&l) {
+                ink[y * n + x] = 0.0;
+            }
+        }
+    }
+    let (bw, bh) = ((x1 - x0 + 1) as f32, (y1 - y0 + 1) as f32);
+    let s = DIGIT_BOX / bw.max(bh);
+    let (cx, cy) = ((x0 + x1 + 1) as f32 / 2.0, (y0 + y1 + 1) as f32 / 2.0);
+    let half = SIDE as f32 / 2.0;
+    let mut box_ink = 0.0;
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            box_ink += ink[y * n + x];
+        }
+    }
+    for oy in 0..SIDE {
+        for ox in 0..SIDE {
+            // Area-averaged sampling: the output pixel covers 1/s work pixels.
+            let wx = cx + (ox as f32 + 0.5 - half) / s;
+            let wy = cy + (oy as f32 + 0.5 - half) / s;
+            out[oy * SIDE + ox] = sample_box(&ink, n, wx, wy, 0.5 / s, (x0, y0, x1, y1));
+        }
+    }
+    let side = n as f32;
+    out[SIDE * SIDE] = bh / side;
+    out[SIDE * SIDE + 1] = bw / side;
+    out[SIDE * SIDE + 2] = box_ink / (bw * bh);
+    out[SIDE * SIDE + 3] = contrast / 255.0;
+    out
+}
+
+/// Mean of the ink map over the square of half-width `r` around (x, y), restricted to
+/// the digit box, with bilinear weights when `r` is under a pixel.
+fn sample_box(
+    ink: &[f32],
+    n: usize,
+    x: f32,
+    y: f32,
+    r: f32,
+    bbox: (usize, usize, usize, usize),
+) -> f32 {
+    let (x0, y0, x1, y1) = bbox;
+    let r = r.max(0.5);
+    let (lx, hx) = (x - r, x + r);
+    let (ly, hy) = (y - r, y + r);
+    let mut sum = 0.0;
+    let mut area = 0.0;
+    let ix0 = lx.floor().max(x0 as f32) as usize;
+    let iy0 = ly.floor().max(y0 as f32) as usize;
+    let ix1 = (hx.ceil() as isize - 1).min(x1 as isize);
+    let iy1 = (hy.ceil() as isize - 1).min(y1 as isize);
+    if ix1 < ix0 as isize || iy1 < iy0 as isize {
+        return 0.0;
+    }
+    for iy in iy0..=iy1 as usize {
+        let oy = (hy.min(iy as f32 + 1.0) - ly.max(iy as f32)).max(0.0);
+        for ix in ix0..=ix1 as usize {
+            let ox = (hx.min(ix as f32 + 1.0) - lx.max(ix as f32)).max(0.0);
+            sum += ink[iy * n + ix] * ox * oy;
+            area += ox * oy;
+        }
+    }
+    // Outside the box counts as paper: divide by the full window.
+    let _ = area;
+    sum / (4.0 * r * r)
+}
+
+/// Clears grid-line remnants: in the outer [`EDGE_BAND`] rows and columns, a row or
+/// column inked across more than [`LINE_FILL`] of the cell is a line.
+fn clear_edge_lines(mask: &mut [bool], ink: &mut [f32], n: usize) {
+    let limit = (LINE_FILL * n as f32) as usize;
+    for k in (0..EDGE_BAND).chain(n - EDGE_BAND..n) {
+        if (0..n).filter(|&x| mask[k * n + x]).count() > limit {
+            for x in 0..n {
+                mask[k * n + x] = false;
+                ink[k * n + x] = 0.0;
+            }
+        }
+        if (0..n).filter(|&y| mask[y * n + k]).count() > limit {
+            for y in 0..n {
+                mask[y * n + k] = false;
+                ink[y * n + k] = 0.0;
+            }
+        }
+    }
+}
+
+/// Connected components (8-neighbourhood) of the ink mask.
+struct Components {
+    /// Component id of each pixel, 0 for paper; ids start at 1.
+    ids: Vec<u32>,
+    /// Per id (index id - 1): pixel count and bounding box (x0, y0, x1, y1).
+    parts: Vec<(usize, (usize, usize, usize, usize))>,
+}
+
+fn label_components(mask: &[bool], n: usize) -> Components {
+    let mut ids = vec![0u32; n * n];
+    let mut parts = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..n * n {
+        if !mask[start] || ids[start] != 0 {
+            continue;
+        }
+        let id = parts.len() as u32 + 1;
+        let mut count = 0;
+        let (mut x0, mut y0, mut x1, mut y1) = (n, n, 0, 0);
+        ids[start] = id;
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            let (x, y) = (p % n, p / n);
+            count += 1;
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+            for dy in -1isize..=1 {
+                for dx in -1isize..=1 {
+                    let (nx, ny) = (x as isize + dx, y as isize + dy);
+                    if nx < 0 || ny < 0 || nx >= n as isize || ny >= n as isize {
+                        continue;
+                    }
+                    let q = ny as usize * n + nx as usize;
+                    if mask[q] && ids[q] == 0 {
+                        ids[q] = id;
+                        stack.push(q);
+                    }
+                }
+            }
+        }
+        parts.push((count, (x0, y0, x1, y1)));
+    }
+    Components { ids, parts }
+}
+
+/// The components that make up the digit, and their joint bounding box.
+struct Digit {
+    members: Vec<u32>,
+    bbox: (usize, usize, usize, usize),
+}
+
+/// The digit: the largest component tall enough and near enough the centre, plus any
+/// pieces inside its (slightly grown) box, for glyphs printed broken.
+fn pick_digit(c: &Components, n: usize) -> Option<Digit> {
+    let side = n as f32;
+    let centre = side / 2.0;
+    let qualifies = |&(count, (x0, y0, x1, y1)): &(usize, (usize, usize, usize, usize))| {
+        let h = (y1 - y0 + 1) as f32;
+        let w = (x1 - x0 + 1) as f32;
+        let cx = (x0 + x1 + 1) as f32 / 2.0;
+        let cy = (y0 + y1 + 1) as f32 / 2.0;
+        count >= 10
+            && h >= MIN_DIGIT_HEIGHT * side
+            && h <= 0.92 * side
+            && w <= 0.85 * side
+            && (cx - centre).abs() <= MAX_CENTRE_OFFSET * side
+            && (cy - centre).abs() <= MAX_CENTRE_OFFSET * side
+    };
+    let (best, &(_, bbox)) = c
+        .parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| qualifies(p))
+        .max_by_key(|(_, p)| p.0)?;
+    let mut members = vec![best as u32 + 1];
+    let (mut x0, mut y0, mut x1, mut y1) = bbox;
+    let grow = 2;
+    for (i, &(count, (a0, b0, a1, b1))) in c.parts.iter().enumerate() {
+        if i == best || count < 3 {
+            continue;
+        }
+        let inside = a0 + grow >= bbox.0
+            && b0 + grow >= bbox.1
+            && a1 <= bbox.2 + grow
+            && b1 <= bbox.3 + grow;
+        if inside {
+            members.push(i as u32 + 1);
+            x0 = x0.min(a0);
+            y0 = y0.min(b0);
+            x1 = x1.max(a1);
+            y1 = y1.max(b1);
+        }
+    }
+    Some(Digit {
+        members,
+        bbox: (x0, y0, x1, y1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// A 48 px cell, paper 220, with a dark bar where a "1" would be.
+    fn cell_with_bar(dark_on_light: bool) -> GrayImage {
+        let (paper, ink) = if dark_on_light {
+            (220u8, 40u8)
+        } else {
+            (30u8, 230u8)
+        };
+        let mut img = GrayImage::from_pixel(48, 48, Luma([paper]));
+        for y in 12..36 {
+            for x in 22..27 {
+                img.put_pixel(x, y, Luma([ink]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn an_empty_cell_prepares_to_blank_input() {
+        let mut img = GrayImage::from_pixel(40, 40, Luma([200]));
+        img.put_pixel(20, 20, Luma([190]));
+        let input = prepare(&img);
+        assert!(input[..SIDE * SIDE].iter().all(|&v| v == 0.0));
+    }
+
+    #[test]
+    fn polarity_does_not_change_the_input() {
+        let a = prepare(&cell_with_bar(true));
+        let b = prepare(&cell_with_bar(false));
+        assert!(
+            a[..SIDE * SIDE].iter().sum::<f32>() > 30.0,
+            "the bar is seen"
+        );
+        let diff: f32 = a[..SIDE * SIDE]
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .sum();
+        assert!(diff < 1.0, "inverted cell prepares differently: {diff}");
+    }
+
+    #[test]
+    fn grid_line_remnants_are_not_a_digit() {
+        let mut img = GrayImage::from_pixel(48, 48, Luma([210]));
+        for x in 0..48 {
+            for y in 0..3 {
+                img.put_pixel(x, y, Luma([20]));
+                img.put_pixel(y, x, Luma([20]));
+            }
+        }
+        let input = prepare(&img);
+        assert!(input[..SIDE * SIDE].iter().all(|&v| v == 0.0));
+    }
+
+    #[test]
+    fn the_model_format_round_trips() {
+        let layer = |i: usize, o: usize| Dense {
+            inputs: i,
+            outputs: o,
+            weights: (0..i * o).map(|k| k as f32 * 1e-4).collect(),
+            bias: vec![0.5; o],
+        };
+        let m = DigitClassifier {
+            layers: vec![layer(INPUTS, 8), layer(8, CLASSES)],
+        };
+        let back = DigitClassifier::from_bytes(&m.to_bytes(), "test").unwrap();
+        assert_eq!(back.layers[1].weights, m.layers[1].weights);
+        assert!(DigitClassifier::from_bytes(b"SDG1\x01\0\0\0", "test").is_err());
+        assert!(DigitClassifier::from_bytes(b"nope", "test").is_err());
+    }
+}

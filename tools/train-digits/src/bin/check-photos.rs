@@ -1,0 +1,82 @@
+//! Measures the photo reader's stages on a Wicht split, apart from each other:
+//! the locator (corner error against outlines_sorted.csv) and the cells read through
+//! the ground-truth outline (the classifier and rules without the locator's errors).
+//!
+//! Usage: check-photos SPLIT.desc [MODEL.bin]
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use sudoku_bot::modes::eval::{corner_error, corners_match, load_desc};
+use sudoku_bot::vision::classifier::DigitClassifier;
+use sudoku_bot::vision::photo::{locate_mesh, read_with_mesh, GridMesh};
+use sudoku_bot::vision::ReadError;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let desc = PathBuf::from(
+        args.get(1)
+            .context("usage: check-photos SPLIT.desc [MODEL.bin]")?,
+    );
+    let model = match args.get(2) {
+        Some(p) => DigitClassifier::load_file(p.as_ref())?,
+        None => DigitClassifier::load()?,
+    };
+    let samples = load_desc(&desc)?;
+    let (mut hits, mut exact_gt, mut wrong_gt, mut errs) = (0, 0, 0, Vec::new());
+    for s in &samples {
+        let gray = image::open(&s.image)?.to_luma8();
+        let outline = s.outline.context("no outline")?;
+        let located = locate_mesh(&gray);
+        let err = located
+            .as_ref()
+            .map(|m| corner_error(&outline, &m.corners()))
+            .unwrap_or(f32::INFINITY);
+        let hit = located
+            .as_ref()
+            .is_some_and(|m| corners_match(&outline, &m.corners()));
+        hits += hit as usize;
+        errs.push(err);
+        let mesh = GridMesh::from_corners(outline).context("bad outline")?;
+        let (w, _) = sudoku_bot::vision::photo::work_picture(&gray);
+        let _ = w;
+        let reading = match read_with_mesh(&gray, &mesh, &model) {
+            Ok(r) => r,
+            Err(ReadError::Doubtful { reading, .. }) => *reading,
+            Err(e) => return Err(e.into()),
+        };
+        let wrong: Vec<String> = (0..81)
+            .filter(|&i| reading.grid.cells()[i] != s.truth.cells()[i])
+            .map(|i| {
+                format!(
+                    "r{}c{}:{}->{}",
+                    i / 9 + 1,
+                    i % 9 + 1,
+                    s.truth.cells()[i],
+                    reading.grid.cells()[i]
+                )
+            })
+            .collect();
+        exact_gt += wrong.is_empty() as usize;
+        wrong_gt += wrong.len();
+        if !hit || !wrong.is_empty() {
+            println!(
+                "{}: corner error {:.1} px{}; via outline {} wrong {}",
+                s.image.display(),
+                err,
+                if hit { "" } else { " MISS" },
+                wrong.len(),
+                wrong.join(" ")
+            );
+        }
+    }
+    errs.sort_by(f32::total_cmp);
+    println!(
+        "locator: {hits}/{} hits, median corner error {:.1} px, 90th pct {:.1} px; via outline: {exact_gt}/{} exact, {wrong_gt} cells wrong",
+        samples.len(),
+        errs[errs.len() / 2],
+        errs[errs.len() * 9 / 10],
+        samples.len()
+    );
+    Ok(())
+}

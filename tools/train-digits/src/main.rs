@@ -1,0 +1,457 @@
+//! Trains sudoku-bot's digit classifier and writes `models/digits.bin`.
+//!
+//! Data: the cells of the Wicht-v2 *train* split (cut through the ground-truth outlines,
+//! jittered, then followed along the grid lines exactly as the reader does), plus
+//! digits and empty cells rendered from the system's fonts with augmentation (blur,
+//! noise, contrast, shifts, scale, line remnants). Every sample goes through
+//! `classifier::prepare`, the same preprocessing the reader uses.
+//!
+//! Model: an MLP (INPUTS -> 128 -> 64 -> 10, ReLU), trained by minibatch SGD with
+//! momentum on the cross-entropy, written out here by hand.
+//!
+//! Usage: train-digits DATASET_DIR OUT.bin [--epochs N] [--holdout]
+//!   --holdout keeps every 8th train photo out of training and reports on it.
+
+use std::path::{Path, PathBuf};
+
+use ab_glyph::{Font, FontVec};
+use anyhow::{bail, Context};
+use image::{GrayImage, Luma};
+use sudoku_bot::modes::eval::load_desc;
+use sudoku_bot::vision::classifier::{
+    prepare, softmax, Dense, DigitClassifier, CLASSES, INPUTS, WORK_SIDE,
+};
+use sudoku_bot::vision::photo::{work_picture, GridMesh};
+use sudoku_bot::vision::Point;
+
+/// Small deterministic PRNG (xorshift64*), so runs are repeatable.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    fn uniform(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, a: f32, b: f32) -> f32 {
+        a + (b - a) * self.uniform()
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn normal(&mut self) -> f32 {
+        let u = self.uniform().max(1e-7);
+        let v = self.uniform();
+        (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
+    }
+}
+
+struct Sample {
+    input: Vec<f32>,
+    label: u8,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 3 {
+        bail!("usage: train-digits DATASET_DIR OUT.bin [--epochs N] [--holdout]");
+    }
+    let data = PathBuf::from(&args[1]);
+    let out = PathBuf::from(&args[2]);
+    let epochs: usize = args
+        .iter()
+        .position(|a| a == "--epochs")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(12);
+    let holdout = args.iter().any(|a| a == "--holdout");
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+
+    let photos = load_desc(&data.join("v2_train.desc"))?;
+    let mut train = Vec::new();
+    let mut held = Vec::new();
+    let t0 = std::time::Instant::now();
+    for (k, s) in photos.iter().enumerate() {
+        let outline = s
+            .outline
+            .with_context(|| format!("no outline for {}", s.image.display()))?;
+        let gray = image::open(&s.image)
+            .with_context(|| format!("cannot open {}", s.image.display()))?
+            .to_luma8();
+        let is_held = holdout && k % 8 == 0;
+        let variants = if is_held { 1 } else { 6 };
+        for v in 0..variants {
+            let cells = cells_of(&gray, outline, if v == 0 { 0.0 } else { 0.012 }, &mut rng);
+            for (i, cell) in cells.into_iter().enumerate() {
+                let cell = if v >= 3 {
+                    degrade(&cell, &mut rng)
+                } else {
+                    cell
+                };
+                let sample = Sample {
+                    input: prepare(&cell),
+                    label: s.truth.cells()[i],
+                };
+                if is_held {
+                    held.push(sample);
+                } else {
+                    train.push(sample);
+                }
+            }
+        }
+    }
+    eprintln!(
+        "photo cells: {} train, {} held out ({:.1}s)",
+        train.len(),
+        held.len(),
+        t0.elapsed().as_secs_f32()
+    );
+    let fonts = load_fonts();
+    eprintln!("fonts: {}", fonts.len());
+    let per_font = 24;
+    for font in &fonts {
+        for _ in 0..per_font {
+            for digit in 0..=9u8 {
+                let cell = render_cell(font, digit, &mut rng);
+                train.push(Sample {
+                    input: prepare(&cell),
+                    label: digit,
+                });
+            }
+        }
+    }
+    eprintln!(
+        "all samples: {} ({:.1}s)",
+        train.len(),
+        t0.elapsed().as_secs_f32()
+    );
+    let mut counts = [0usize; CLASSES];
+    for s in &train {
+        counts[s.label as usize] += 1;
+    }
+    eprintln!("per class: {counts:?}");
+
+    let mut model = Trainer::new(&[INPUTS, 128, 64, CLASSES], &mut rng);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    for epoch in 0..epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let lr = 0.02 * 0.5f32.powf(epoch as f32 / 4.0);
+        let mut loss = 0.0;
+        for batch in order.chunks(32) {
+            loss += model.step(batch.iter().map(|&i| &train[i]), lr);
+        }
+        let m = model.export();
+        let train_err = error_rate(&m, train.iter().step_by(7));
+        let held_err = if held.is_empty() {
+            String::new()
+        } else {
+            report_errors(&m, &held)
+        };
+        eprintln!(
+            "epoch {epoch}: loss {:.4}, train error {:.3}%{held_err} ({:.0}s)",
+            loss / train.len() as f32,
+            100.0 * train_err,
+            t0.elapsed().as_secs_f32()
+        );
+    }
+    let m = model.export();
+    std::fs::write(&out, m.to_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!("wrote {} ({} bytes)", out.display(), m.to_bytes().len());
+    Ok(())
+}
+
+/// The 81 cells of a photo through its outline moved by up to `jitter` of the grid's
+/// side at each corner, then followed along the lines as the reader does.
+fn cells_of(gray: &GrayImage, outline: [Point; 4], jitter: f32, rng: &mut Rng) -> Vec<GrayImage> {
+    let (work, k) = work_picture(gray);
+    let side = (outline[1].x - outline[0].x).hypot(outline[1].y - outline[0].y) / k;
+    let corners = outline.map(|p| Point {
+        x: p.x / k + rng.normal() * jitter * side,
+        y: p.y / k + rng.normal() * jitter * side,
+    });
+    let Some(mesh) = GridMesh::from_corners(corners) else {
+        return Vec::new();
+    };
+    let mesh = mesh.refine(&work).refine(&work);
+    (0..81)
+        .map(|i| mesh.cut_cell(&work, i, WORK_SIDE))
+        .collect()
+}
+
+/// Blur, contrast loss and noise, as a worse camera would give.
+fn degrade(cell: &GrayImage, rng: &mut Rng) -> GrayImage {
+    let sigma = rng.range(0.3, 1.3);
+    let blurred = image::imageops::blur(cell, sigma);
+    let contrast = rng.range(0.5, 1.0);
+    let noise = rng.range(0.0, 8.0);
+    let mean = 160.0;
+    GrayImage::from_fn(cell.width(), cell.height(), |x, y| {
+        let v = blurred.get_pixel(x, y)[0] as f32;
+        let v = mean + (v - mean) * contrast + rng.normal() * noise;
+        Luma([v.clamp(0.0, 255.0) as u8])
+    })
+}
+
+fn load_fonts() -> Vec<FontVec> {
+    let mut out = Vec::new();
+    for dir in ["/usr/share/fonts/truetype", "/usr/share/fonts/opentype"] {
+        let mut files = Vec::new();
+        collect_fonts(Path::new(dir), &mut files);
+        files.sort();
+        for f in files {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            // Symbol and math fonts have no plain digits worth learning.
+            if name.contains("Symbol")
+                || name.contains("Math")
+                || name.starts_with("D050000L")
+                || name.contains("Z003")
+            {
+                continue;
+            }
+            if let Ok(bytes) = std::fs::read(&f) {
+                if let Ok(font) = FontVec::try_from_vec(bytes) {
+                    out.push(font);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn collect_fonts(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_fonts(&p, out);
+        } else if p.extension().is_some_and(|x| x == "ttf" || x == "otf") {
+            out.push(p);
+        }
+    }
+}
+
+/// A cell like a newspaper's: paper and ink levels, digit `digit` (0: none) at a
+/// random size and offset, sometimes grid-line remnants at the edges and specks, then
+/// blur and noise.
+fn render_cell(font: &FontVec, digit: u8, rng: &mut Rng) -> GrayImage {
+    let n = WORK_SIDE;
+    let paper = rng.range(120.0, 245.0);
+    let ink = rng.range(0.0, (paper - 60.0).max(1.0));
+    let mut cover = vec![0.0f32; (n * n) as usize];
+    if digit != 0 {
+        let height = rng.range(0.42, 0.72) * n as f32;
+        let glyph_id = font.glyph_id(char::from(b'0' + digit));
+        // Scale so the glyph's ink height is `height`.
+        let probe = font.outline_glyph(glyph_id.with_scale(100.0));
+        if let Some(probe) = probe {
+            let b = probe.px_bounds();
+            let k = 100.0 * height / b.height().max(1.0);
+            let w = b.width() * k / 100.0;
+            let cx = n as f32 / 2.0 + rng.range(-3.0, 3.0);
+            let cy = n as f32 / 2.0 + rng.range(-3.0, 3.0);
+            let glyph = glyph_id.with_scale_and_position(k, ab_glyph::point(0.0, 0.0));
+            if let Some(g) = font.outline_glyph(glyph) {
+                let gb = g.px_bounds();
+                let ox = cx - w / 2.0 - gb.min.x;
+                let oy = cy - height / 2.0 - gb.min.y;
+                g.draw(|x, y, c| {
+                    let px = (x as f32 + gb.min.x + ox).round() as i32;
+                    let py = (y as f32 + gb.min.y + oy).round() as i32;
+                    if px >= 0 && py >= 0 && px < n as i32 && py < n as i32 {
+                        let slot = &mut cover[(py as u32 * n + px as u32) as usize];
+                        *slot = slot.max(c);
+                    }
+                });
+            }
+        }
+    }
+    // Grid-line remnants: a line along some edges, 1-3 px thick, 0-3 px in.
+    for edge in 0..4 {
+        if rng.uniform() < 0.35 {
+            let t = 1 + rng.below(3) as u32;
+            let off = rng.below(4) as u32;
+            for a in 0..n {
+                for b in off..(off + t).min(n) {
+                    let (x, y) = match edge {
+                        0 => (a, b),
+                        1 => (a, n - 1 - b),
+                        2 => (b, a),
+                        _ => (n - 1 - b, a),
+                    };
+                    cover[(y * n + x) as usize] = 1.0;
+                }
+            }
+        }
+    }
+    // Specks.
+    for _ in 0..rng.below(3) {
+        let (x, y) = (rng.below(n as usize) as u32, rng.below(n as usize) as u32);
+        cover[(y * n + x) as usize] = rng.range(0.3, 1.0);
+    }
+    let img = GrayImage::from_fn(n, n, |x, y| {
+        let c = cover[(y * n + x) as usize];
+        Luma([(paper + (ink - paper) * c).clamp(0.0, 255.0) as u8])
+    });
+    let sigma = rng.range(0.2, 1.4);
+    let blurred = image::imageops::blur(&img, sigma);
+    let noise = rng.range(0.0, 10.0);
+    let invert = rng.uniform() < 0.1;
+    GrayImage::from_fn(n, n, |x, y| {
+        let v = blurred.get_pixel(x, y)[0] as f32 + rng.normal() * noise;
+        let v = v.clamp(0.0, 255.0);
+        Luma([if invert { 255 - v as u8 } else { v as u8 }])
+    })
+}
+
+/// Fraction of samples whose most probable class is wrong.
+fn error_rate<'a>(m: &DigitClassifier, samples: impl Iterator<Item = &'a Sample>) -> f32 {
+    let (mut wrong, mut total) = (0, 0);
+    for s in samples {
+        let p = m.classify_prepared(&s.input);
+        let best = (0..CLASSES)
+            .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+            .unwrap_or(0);
+        wrong += (best != s.label as usize) as usize;
+        total += 1;
+    }
+    wrong as f32 / total.max(1) as f32
+}
+
+/// Held-out error, with the confusions listed.
+fn report_errors(m: &DigitClassifier, held: &[Sample]) -> String {
+    let mut confusions = Vec::new();
+    for s in held {
+        let p = m.classify_prepared(&s.input);
+        let best = (0..CLASSES)
+            .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+            .unwrap_or(0);
+        if best != s.label as usize {
+            confusions.push(format!("{}->{}", s.label, best));
+        }
+    }
+    format!(
+        ", held-out error {:.3}% ({} of {}: {})",
+        100.0 * confusions.len() as f32 / held.len().max(1) as f32,
+        confusions.len(),
+        held.len(),
+        confusions.join(" ")
+    )
+}
+
+/// The MLP under training: layers as in the shipped model plus momentum buffers.
+struct Trainer {
+    layers: Vec<Dense>,
+    velocity: Vec<(Vec<f32>, Vec<f32>)>,
+}
+
+impl Trainer {
+    fn new(sizes: &[usize], rng: &mut Rng) -> Trainer {
+        let mut layers = Vec::new();
+        let mut velocity = Vec::new();
+        for w in sizes.windows(2) {
+            let (i, o) = (w[0], w[1]);
+            // He initialisation for ReLU layers.
+            let std = (2.0 / i as f32).sqrt();
+            layers.push(Dense {
+                inputs: i,
+                outputs: o,
+                weights: (0..i * o).map(|_| rng.normal() * std).collect(),
+                bias: vec![0.0; o],
+            });
+            velocity.push((vec![0.0; i * o], vec![0.0; o]));
+        }
+        Trainer { layers, velocity }
+    }
+
+    fn export(&self) -> DigitClassifier {
+        DigitClassifier {
+            layers: self.layers.clone(),
+        }
+    }
+
+    /// One SGD step with momentum 0.9 on a minibatch; returns the summed loss.
+    fn step<'a>(&mut self, batch: impl Iterator<Item = &'a Sample>, lr: f32) -> f32 {
+        let mut grads: Vec<(Vec<f32>, Vec<f32>)> = self
+            .layers
+            .iter()
+            .map(|l| (vec![0.0; l.weights.len()], vec![0.0; l.outputs]))
+            .collect();
+        let mut loss = 0.0;
+        let mut count = 0;
+        for s in batch {
+            count += 1;
+            // Forward, keeping each layer's input.
+            let mut acts: Vec<Vec<f32>> = vec![s.input.clone()];
+            for (k, l) in self.layers.iter().enumerate() {
+                let mut out = Vec::new();
+                l.forward(acts.last().unwrap(), &mut out);
+                if k + 1 < self.layers.len() {
+                    out.iter_mut().for_each(|v| *v = v.max(0.0));
+                }
+                acts.push(out);
+            }
+            let p = softmax(acts.last().unwrap());
+            loss -= p[s.label as usize].max(1e-9).ln();
+            // Backward.
+            let mut delta: Vec<f32> = p.to_vec();
+            delta[s.label as usize] -= 1.0;
+            for k in (0..self.layers.len()).rev() {
+                let l = &self.layers[k];
+                let input = &acts[k];
+                let (gw, gb) = &mut grads[k];
+                for o in 0..l.outputs {
+                    let d = delta[o];
+                    if d == 0.0 {
+                        continue;
+                    }
+                    gb[o] += d;
+                    let row = &mut gw[o * l.inputs..(o + 1) * l.inputs];
+                    for (g, &x) in row.iter_mut().zip(input) {
+                        *g += d * x;
+                    }
+                }
+                if k > 0 {
+                    let mut prev = vec![0.0f32; l.inputs];
+                    for o in 0..l.outputs {
+                        let d = delta[o];
+                        if d == 0.0 {
+                            continue;
+                        }
+                        let row = &l.weights[o * l.inputs..(o + 1) * l.inputs];
+                        for (pv, &w) in prev.iter_mut().zip(row) {
+                            *pv += d * w;
+                        }
+                    }
+                    for (pv, &a) in prev.iter_mut().zip(input) {
+                        if a <= 0.0 {
+                            *pv = 0.0;
+                        }
+                    }
+                    delta = prev;
+                }
+            }
+        }
+        let scale = lr / count.max(1) as f32;
+        for ((l, (vw, vb)), (gw, gb)) in self.layers.iter_mut().zip(&mut self.velocity).zip(&grads)
+        {
+            for ((w, v), g) in l.weights.iter_mut().zip(vw.iter_mut()).zip(gw) {
+                *v = 0.9 * *v - scale * (g + 1e-4 * *w * count as f32);
+                *w += *v;
+            }
+            for ((b, v), g) in l.bias.iter_mut().zip(vb.iter_mut()).zip(gb) {
+                *v = 0.9 * *v - scale * g;
+                *b += *v;
+            }
+        }
+        loss
+    }
+}
