@@ -76,6 +76,15 @@ pub fn locate_lattice(regions: &Regions) -> Option<Lattice> {
         return None;
     }
     let groups = link_neighbours(&cands);
+    tracing::debug!(
+        "{} cell candidates; linked groups of 20+: {:?}",
+        cands.len(),
+        groups
+            .iter()
+            .map(|g| g.len())
+            .filter(|&n| n >= 20)
+            .collect::<Vec<_>>()
+    );
     let mut best: Option<(usize, Lattice)> = None;
     for group in groups.into_iter().filter(|g| g.len() >= MIN_CELLS_FOUND) {
         let members: Vec<Candidate> = group.iter().map(|&i| cands[i]).collect();
@@ -162,8 +171,10 @@ fn cluster_positions(mut v: Vec<f32>, tol: f32) -> Vec<(f32, usize)> {
     out
 }
 
-/// The best run of 9 consecutive clusters (most members).
+/// The best run of 9 consecutive clusters (most members), ignoring clusters of fewer
+/// than 3 members (stray squares beside the grid).
 fn best_nine(clusters: &[(f32, usize)]) -> Option<Vec<f32>> {
+    let clusters: Vec<(f32, usize)> = clusters.iter().copied().filter(|c| c.1 >= 3).collect();
     if clusters.len() < 9 {
         return None;
     }
@@ -175,17 +186,35 @@ fn best_nine(clusters: &[(f32, usize)]) -> Option<Vec<f32>> {
 /// Fits 9 columns and 9 rows to a linked group; returns the number of cells found and
 /// the lattice, with missing cells interpolated from their row and column.
 fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
+    for c in members {
+        tracing::trace!(
+            "candidate at ({:.0},{:.0}) size {:.0} box {}x{}",
+            c.cx,
+            c.cy,
+            c.size,
+            c.region.width(),
+            c.region.height()
+        );
+    }
     let mut sizes: Vec<f32> = members.iter().map(|c| c.size).collect();
     sizes.sort_by(f32::total_cmp);
     let s = sizes[sizes.len() / 2];
-    let cols = best_nine(&cluster_positions(
-        members.iter().map(|c| c.cx).collect(),
-        s * 0.3,
-    ))?;
-    let rows = best_nine(&cluster_positions(
-        members.iter().map(|c| c.cy).collect(),
-        s * 0.3,
-    ))?;
+    // Columns first, then rows among the members on those columns, then columns again
+    // among the members on those rows: a number pad linked to the grid's side adds
+    // columns and rows of its own that must not interleave with the grid's.
+    let near = |v: &[f32], x: f32| v.iter().any(|&p| (p - x).abs() < s * 0.3);
+    let axis = |cands: &[&Candidate], f: fn(&Candidate) -> f32| {
+        best_nine(&cluster_positions(
+            cands.iter().map(|c| f(c)).collect(),
+            s * 0.3,
+        ))
+    };
+    let all: Vec<&Candidate> = members.iter().collect();
+    let cols = axis(&all, |c| c.cx)?;
+    let on_cols: Vec<&Candidate> = all.iter().copied().filter(|c| near(&cols, c.cx)).collect();
+    let rows = axis(&on_cols, |c| c.cy)?;
+    let on_rows: Vec<&Candidate> = all.iter().copied().filter(|c| near(&rows, c.cy)).collect();
+    let cols = axis(&on_rows, |c| c.cx)?;
     let mut slot: [Option<Candidate>; 81] = [None; 81];
     for c in members {
         let col = cols.iter().position(|&x| (x - c.cx).abs() < s * 0.3);
@@ -199,6 +228,7 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
         }
     }
     let found = slot.iter().filter(|s| s.is_some()).count();
+    tracing::debug!("lattice fit: {found} of 81 cells; columns {cols:?}; rows {rows:?}");
     if found < MIN_CELLS_FOUND {
         return None;
     }

@@ -15,7 +15,10 @@ use super::geometry::Homography;
 use super::glyphs::{find_glyphs, given_height_threshold, Glyph};
 use super::locate::{locate_lattice, Lattice};
 use super::ocr::Ocr;
-use super::regions::label_regions;
+use super::regions::{label_regions, smooth};
+
+/// Radius of the blur that flattens textured tiles when the plain picture shows no grid.
+const TEXTURE_RADIUS: u32 = 3;
 use super::signature::Signature;
 use super::{debug, CellReading, Method, Reading};
 use crate::grid::Grid;
@@ -70,8 +73,13 @@ impl Reader {
     ) -> Result<Reading, ReadError> {
         let rgb = picture.to_rgb8();
         let t0 = std::time::Instant::now();
-        let regions = label_regions(&rgb);
-        let lattice = locate_lattice(&regions);
+        let mut regions = label_regions(&rgb);
+        let mut lattice = locate_lattice(&regions);
+        if lattice.is_none() {
+            // Textured tiles: look again on a smoothed copy.
+            regions = label_regions(&smooth(&rgb, TEXTURE_RADIUS));
+            lattice = locate_lattice(&regions);
+        }
         tracing::debug!("located grid in {:?}: {}", t0.elapsed(), lattice.is_some());
         let Some(lattice) = lattice else {
             if let Some(dir) = debug_dir {

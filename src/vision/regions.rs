@@ -136,6 +136,50 @@ pub fn label_regions(img: &RgbImage) -> Regions {
     }
 }
 
+/// A box blur of the given radius (separable, running sums): textured tiles (stripes,
+/// noise) come out flat enough to label as regions, while the lines and gaps between
+/// cells, a few pixels wide with strong contrast, survive.
+pub fn smooth(img: &RgbImage, radius: u32) -> RgbImage {
+    let (w, h) = img.dimensions();
+    let r = radius as i64;
+    let pass = |src: &RgbImage, horizontal: bool| -> RgbImage {
+        let mut out = RgbImage::new(w, h);
+        let (len, lines) = if horizontal { (w, h) } else { (h, w) };
+        for line in 0..lines {
+            let at = |k: i64| -> [u8; 3] {
+                let k = k.clamp(0, len as i64 - 1) as u32;
+                if horizontal {
+                    src.get_pixel(k, line).0
+                } else {
+                    src.get_pixel(line, k).0
+                }
+            };
+            let mut sum = [0i64; 3];
+            for k in -r..=r {
+                let p = at(k);
+                for c in 0..3 {
+                    sum[c] += p[c] as i64;
+                }
+            }
+            for k in 0..len as i64 {
+                let n = 2 * r + 1;
+                let v = image::Rgb([(sum[0] / n) as u8, (sum[1] / n) as u8, (sum[2] / n) as u8]);
+                if horizontal {
+                    out.put_pixel(k as u32, line, v);
+                } else {
+                    out.put_pixel(line, k as u32, v);
+                }
+                let (add, sub) = (at(k + r + 1), at(k - r));
+                for c in 0..3 {
+                    sum[c] += add[c] as i64 - sub[c] as i64;
+                }
+            }
+        }
+        out
+    };
+    pass(&pass(img, true), false)
+}
+
 #[inline]
 fn union(parent: &mut [u32], a: u32, b: u32) {
     let ra = find(parent, a);
