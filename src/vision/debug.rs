@@ -7,6 +7,8 @@
 //!                  glyph recognised from before (purple), the classifier (teal), the
 //!                  rules (orange); red `?` where nothing could be read
 //! - `no-grid.png`  the picture, when no grid was found
+//!
+//! Photos (read by the classifier) get `1-grid.png` and `3-read.png`.
 
 use std::path::Path;
 
@@ -114,4 +116,15 @@ pub fn write_read(dir: &Path, picture: &RgbImage, reading: &Reading) {
         }
     }
     save(dir, "3-read.png", &read);
+}
+
+/// Stage pictures of the photo path: the grid's outline and the digits read.
+pub fn write_photo(dir: &Path, picture: &RgbImage, reading: &Reading) {
+    let mut grid = picture.clone();
+    for c in &reading.cells {
+        rect(&mut grid, &c.cell_box, BLUE);
+    }
+    outline(&mut grid, &reading.corners, RED);
+    save(dir, "1-grid.png", &grid);
+    write_read(dir, picture, reading);
 }

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use image::DynamicImage;
 
+use super::classifier::DigitClassifier;
 use super::geometry::Homography;
 use super::glyphs::{find_glyphs, given_height_threshold, Glyph};
 use super::locate::{locate_lattice, Lattice};
@@ -54,6 +55,8 @@ struct Known {
 pub struct Reader {
     ocr: Ocr,
     known: Vec<Known>,
+    /// The digit classifier for photos, loaded on first use.
+    classifier: Option<DigitClassifier>,
 }
 
 impl Reader {
@@ -62,6 +65,7 @@ impl Reader {
         Ok(Reader {
             ocr: Ocr::new().map_err(ReadError::Engine)?,
             known: Vec::new(),
+            classifier: None,
         })
     }
 
@@ -82,10 +86,19 @@ impl Reader {
         }
         tracing::debug!("located grid in {:?}: {}", t0.elapsed(), lattice.is_some());
         let Some(lattice) = lattice else {
+            // Not a screenshot grid: a photo, or a printed grid. The photo path locates
+            // the grid's outline and reads each cell with the trained classifier.
+            let result = self.read_photo(picture);
             if let Some(dir) = debug_dir {
-                debug::write_no_grid(dir, &rgb);
+                match &result {
+                    Ok(reading) => debug::write_photo(dir, &rgb, reading),
+                    Err(ReadError::Doubtful { reading, .. }) => {
+                        debug::write_photo(dir, &rgb, reading)
+                    }
+                    Err(_) => debug::write_no_grid(dir, &rgb),
+                }
             }
-            return Err(ReadError::NoGrid);
+            return result.and_then(check);
         };
         let glyphs = find_glyphs(&rgb, &regions, &lattice);
         let mut heights: Vec<f32> = lattice.cells.iter().map(|c| c.h).collect();
@@ -101,6 +114,15 @@ impl Reader {
         }
         tracing::debug!("read grid in {:?}", t0.elapsed());
         check(reading)
+    }
+
+    fn read_photo(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        if self.classifier.is_none() {
+            self.classifier =
+                Some(DigitClassifier::load().map_err(|e| ReadError::Engine(e.to_string()))?);
+        }
+        let classifier = self.classifier.as_ref().expect("loaded above");
+        super::photo::read_photo(&picture.to_luma8(), classifier)
     }
 
     /// Names each given glyph: from the glyphs known already, else Tesseract once per
