@@ -14,8 +14,14 @@ fn font() -> FontRef<'static> {
 /// to the ink with a 1 px margin.
 pub fn rasterize(text: &str, digit_height: f32) -> GrayImage {
     let font = font();
-    // A digit's height is about 0.73 of the em in DejaVu; scale so digits get the height asked.
-    let scale = PxScale::from(digit_height / 0.73);
+    // PxScale sets the ascent-to-descent height; measure what that makes of an "8" and
+    // scale so digits come out the height asked.
+    let probe = font.as_scaled(PxScale::from(100.0)).scaled_glyph('8');
+    let eight = font
+        .outline_glyph(probe)
+        .map(|o| o.px_bounds().height())
+        .unwrap_or(62.6);
+    let scale = PxScale::from(digit_height * 100.0 / eight.max(1.0));
     let scaled = font.as_scaled(scale);
     let mut x = 0.0f32;
     let mut outlines = Vec::new();

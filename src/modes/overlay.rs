@@ -1,6 +1,89 @@
 //! `sudoku-bot overlay`: draw the solution onto the picture.
+
 use std::path::Path;
 use std::process::ExitCode;
-pub fn run(_image: &Path, _out: &Path, _debug: Option<&Path>) -> anyhow::Result<ExitCode> {
-    Err(crate::Failure("overlay is not yet available".into()).into())
+
+use anyhow::Context;
+
+use crate::grid::cell_name;
+use crate::modes::read::open_picture;
+use crate::solver::{solve, Solution};
+use crate::vision::{debug, ReadError, Reader, Reading};
+use crate::Failure;
+
+/// Reads `image`, solves it, and writes a same-size copy to `out` with the answer drawn
+/// into every empty cell. When the puzzle cannot be solved nothing is drawn, the
+/// doubtful cells are named (and, with `debug`, marked in `doubtful.png`), and the exit
+/// code is 1.
+pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let picture = open_picture(image)?;
+    let mut reader = Reader::new()?;
+    let reading = match reader.read(&picture, debug_dir) {
+        Ok(r) => r,
+        Err(ReadError::Doubtful {
+            reason,
+            cells,
+            reading,
+        }) => {
+            mark_doubtful(debug_dir, &picture, &reading, &cells);
+            return Err(Failure(format!(
+                "{}: {reason}, nothing drawn (doubtful cells: {})",
+                image.display(),
+                names(&cells)
+            ))
+            .into());
+        }
+        Err(e) => return Err(e).with_context(|| format!("{}", image.display())),
+    };
+    let solution = match solve(&reading.grid) {
+        Solution::Unique(s) => s,
+        other => {
+            let what = match other {
+                Solution::Multiple(_) => "has more than one solution",
+                _ => "has no solution",
+            };
+            let givens: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
+            mark_doubtful(debug_dir, &picture, &reading, &givens);
+            return Err(Failure(format!(
+                "{}: the puzzle read ({}) {what}, so some digit was misread; nothing drawn (doubtful cells: the {} givens)",
+                image.display(),
+                reading.grid.to_line(),
+                givens.len()
+            ))
+            .into());
+        }
+    };
+    let mut canvas = picture.to_rgb8();
+    crate::overlay::draw_solution(&mut canvas, &reading, &solution);
+    canvas
+        .save(out)
+        .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn names(cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(|&i| cell_name(i))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// With `--debug`, the picture with the doubtful cells framed in red.
+fn mark_doubtful(
+    dir: Option<&Path>,
+    picture: &image::DynamicImage,
+    reading: &Reading,
+    cells: &[usize],
+) {
+    let Some(dir) = dir else { return };
+    let mut img = picture.to_rgb8();
+    for &i in cells {
+        debug::frame(
+            &mut img,
+            &reading.cells[i].cell_box,
+            image::Rgb([230, 30, 30]),
+        );
+    }
+    debug::save(dir, "doubtful.png", &img);
 }

@@ -26,7 +26,7 @@ const BLUE: Rgb<u8> = Rgb([40, 90, 230]);
 const GREEN: Rgb<u8> = Rgb([20, 170, 40]);
 const ORANGE: Rgb<u8> = Rgb([240, 140, 0]);
 
-fn save(dir: &Path, name: &str, img: &RgbImage) {
+pub fn save(dir: &Path, name: &str, img: &RgbImage) {
     if let Err(e) = std::fs::create_dir_all(dir)
         .map_err(|e| e.to_string())
         .and_then(|_| img.save(dir.join(name)).map_err(|e| e.to_string()))
@@ -127,4 +127,21 @@ pub fn write_photo(dir: &Path, picture: &RgbImage, reading: &Reading) {
     outline(&mut grid, &reading.corners, RED);
     save(dir, "1-grid.png", &grid);
     write_read(dir, picture, reading);
+}
+
+/// A 3 px frame around a box, for marking cells.
+pub fn frame(img: &mut RgbImage, r: &Rect, colour: Rgb<u8>) {
+    for k in 0..3 {
+        let k = k as f32;
+        rect(
+            img,
+            &Rect {
+                x: r.x + k,
+                y: r.y + k,
+                w: r.w - 2.0 * k,
+                h: r.h - 2.0 * k,
+            },
+            colour,
+        );
+    }
 }

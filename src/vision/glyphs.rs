@@ -196,15 +196,19 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
 }
 
 /// The height a glyph needs to count as a given: [`GIVEN_SHARE`] of the reference
-/// height, which is the third-tallest glyph (so one stray tall mark does not set it),
-/// and never below [`MIN_GIVEN_OF_CELL`] of the cell height.
+/// height, and never below [`MIN_GIVEN_OF_CELL`] of the cell height. The reference is
+/// the median of the glyphs at least 0.6 of the tallest: the givens themselves, not
+/// pencil marks (0.3-0.5 of them) and not the odd taller blob where a digit touches
+/// marks beside it.
 pub fn given_height_threshold(glyphs: &[Option<Glyph>], cell_height: f32) -> f32 {
-    let mut heights: Vec<f32> = glyphs.iter().flatten().map(|g| g.height()).collect();
-    heights.sort_by(|a, b| b.total_cmp(a));
-    let reference = heights
-        .get(2.min(heights.len().saturating_sub(1)))
-        .copied()
-        .unwrap_or(0.0);
+    let heights: Vec<f32> = glyphs.iter().flatten().map(|g| g.height()).collect();
+    let tallest = heights.iter().copied().fold(0.0, f32::max);
+    let mut tall: Vec<f32> = heights
+        .into_iter()
+        .filter(|&h| h >= 0.6 * tallest)
+        .collect();
+    tall.sort_by(f32::total_cmp);
+    let reference = tall.get(tall.len() / 2).copied().unwrap_or(0.0);
     (GIVEN_SHARE * reference).max(MIN_GIVEN_OF_CELL * cell_height)
 }
 
