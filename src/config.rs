@@ -1,1 +1,321 @@
-//! (to be written)
+//! The configuration file: which window to play, where the grid is when detection needs
+//! help, how to enter digits, and how fast. Every key is optional; with no file at all the
+//! bot plays GNOME Sudoku-like games by clicking a cell and typing the digit.
+//!
+//! The file is looked for at `--config FILE`, else `./config.toml`, else the user's
+//! configuration directory (`~/.config/sudoku-bot/config.toml` on Linux). Unknown keys
+//! and wrong types are errors that name the file, the line and the key
+//! (`config/config.example.toml` documents every key with its default).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::UsageError;
+
+/// The whole configuration. `Default` is what the bot uses with no file.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub window: WindowConfig,
+    pub grid: GridConfig,
+    pub input: InputConfig,
+    pub delays: Delays,
+    pub watch: WatchConfig,
+    pub ocr: OcrConfig,
+}
+
+/// Which window to play and which part of it to look at.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WindowConfig {
+    /// The window to play when `--window` is not given (same matching rules).
+    pub title: Option<String>,
+    /// Look for the grid only in this part of the window (window pixels). Everything
+    /// outside it is ignored, which also keeps clocks and animations from waking the bot.
+    pub region: Option<Region>,
+}
+
+/// A rectangle in window pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Manual override of where the cells are, for when grid detection puts clicks in the
+/// wrong place. With `origin` and `cell_size` set, the centre of cell (row, col) is
+/// `origin + cell_size * (col + 0.5, row + 0.5) + click_offset` in window pixels.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GridConfig {
+    /// Top-left corner of the grid, window pixels `[x, y]`.
+    pub origin: Option<[f32; 2]>,
+    /// Width and height of one cell in pixels `[w, h]`.
+    pub cell_size: Option<[f32; 2]>,
+    /// Added to every click position `[dx, dy]` (also with detected grids).
+    pub click_offset: [f32; 2],
+}
+
+/// How digits are entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputMethod {
+    /// Click the cell, then type the digit (GNOME Sudoku: the click opens a number
+    /// popover that the key press fills and closes).
+    #[default]
+    Click,
+    /// Click the first cell once, then move with the arrow keys and type digits.
+    Keys,
+    /// Click the cell, then click the digit's button on the app's number pad.
+    Pad,
+}
+
+/// Input settings.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InputConfig {
+    pub method: InputMethod,
+    /// Centres of the pad buttons 1 to 9, window pixels `[[x, y], ...]` (method "pad").
+    pub pad: Option<Vec<[f32; 2]>>,
+}
+
+/// Pauses in milliseconds. The defaults are the shortest GNOME Sudoku 43 takes without
+/// losing a digit under Xvfb, with a margin (measured by `tests/e2e_gnome_sudoku.rs`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Delays {
+    /// After a click on a cell, before the digit (the popover has to open).
+    pub after_click: u64,
+    /// After the digit of one move, before the next move.
+    pub after_key: u64,
+    /// After each arrow key (method "keys").
+    pub after_arrow: u64,
+    /// After the last move, before the verification capture (the app redraws).
+    pub settle: u64,
+    /// Delay the X server adds to each synthetic event (enigo's `linux_delay`).
+    pub x11_event: u32,
+}
+
+impl Default for Delays {
+    fn default() -> Self {
+        Delays {
+            after_click: 10,
+            after_key: 2,
+            after_arrow: 5,
+            settle: 150,
+            x11_event: 0,
+        }
+    }
+}
+
+/// The watch loop.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WatchConfig {
+    /// Time between captures while waiting, milliseconds.
+    pub interval: u64,
+    /// With `--once`: give up (exit 1) when no playable grid appeared for this long,
+    /// milliseconds.
+    pub once_timeout: u64,
+    /// How many times verification may re-enter cells that did not take.
+    pub verify_rounds: u32,
+    /// Folder for pictures of refused or failed reads (default: the system temp folder).
+    pub debug_dir: Option<PathBuf>,
+}
+
+impl Default for WatchConfig {
+    fn default() -> Self {
+        WatchConfig {
+            interval: 200,
+            once_timeout: 15_000,
+            verify_rounds: 3,
+            debug_dir: None,
+        }
+    }
+}
+
+/// Settings passed through to the reader (`vision::Reader`). All optional: the reader
+/// has its own defaults.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OcrConfig {
+    /// Tesseract language (default "eng").
+    pub language: Option<String>,
+    /// Folder holding `<language>.traineddata` (default: Tesseract's own).
+    pub tessdata_dir: Option<PathBuf>,
+    /// Reads below this confidence (0..1) count as doubtful.
+    pub min_confidence: Option<f32>,
+}
+
+/// Where the configuration came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    File(PathBuf),
+    Defaults,
+}
+
+/// Loads the configuration: `explicit` (which must exist), else `./config.toml`, else
+/// the user's config directory, else the defaults. Any problem is a [`UsageError`].
+pub fn load(explicit: Option<&Path>) -> Result<(Config, Source), UsageError> {
+    if let Some(path) = explicit {
+        return Ok((load_file(path)?, Source::File(path.to_path_buf())));
+    }
+    let mut candidates = vec![PathBuf::from("config.toml")];
+    if let Some(dirs) = directories::ProjectDirs::from("", "", "sudoku-bot") {
+        candidates.push(dirs.config_dir().join("config.toml"));
+    }
+    for path in candidates {
+        if path.is_file() {
+            return Ok((load_file(&path)?, Source::File(path)));
+        }
+    }
+    Ok((Config::default(), Source::Defaults))
+}
+
+/// Reads and checks one configuration file.
+pub fn load_file(path: &Path) -> Result<Config, UsageError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        UsageError(format!(
+            "cannot read configuration file {}: {e}",
+            path.display()
+        ))
+    })?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses configuration text; `name` is the file name used in error messages, which
+/// read `config.toml line 3: unknown field `colour`, expected ...`.
+pub fn parse(text: &str, name: &str) -> Result<Config, UsageError> {
+    let config: Config = toml::from_str(text).map_err(|e| {
+        let what = e.message().trim().replace('\n', " ");
+        match e.span() {
+            Some(span) => {
+                let at = span.start.min(text.len());
+                let line = 1 + text[..at].matches('\n').count();
+                // The line itself names the key (`interval = "fast"`); type errors' own
+                // messages do not.
+                let source = text.lines().nth(line - 1).unwrap_or("").trim();
+                UsageError(format!(
+                    "bad configuration in {name} line {line} (`{source}`): {what}"
+                ))
+            }
+            None => UsageError(format!("bad configuration in {name}: {what}")),
+        }
+    })?;
+    config
+        .check()
+        .map_err(|what| UsageError(format!("bad configuration in {name}: {what}")))?;
+    Ok(config)
+}
+
+impl Config {
+    /// Checks what types alone cannot: sizes, and settings that need each other.
+    fn check(&self) -> Result<(), String> {
+        if let Some(r) = self.window.region {
+            if r.width < 9 || r.height < 9 {
+                return Err(format!(
+                    "window.region is {}x{}, too small for a grid",
+                    r.width, r.height
+                ));
+            }
+        }
+        match (self.grid.origin, self.grid.cell_size) {
+            (Some(_), None) | (None, Some(_)) => {
+                return Err("grid.origin and grid.cell_size must be given together".into())
+            }
+            (_, Some([w, h])) if w <= 0.0 || h <= 0.0 => {
+                return Err(format!("grid.cell_size [{w}, {h}] must be positive"))
+            }
+            _ => {}
+        }
+        if self.input.method == InputMethod::Pad {
+            match &self.input.pad {
+                None => {
+                    return Err(
+                        "input.method = \"pad\" needs input.pad (nine [x, y] button centres)"
+                            .into(),
+                    )
+                }
+                Some(pad) if pad.len() != 9 => {
+                    return Err(format!(
+                        "input.pad has {} positions, need 9 (digits 1 to 9)",
+                        pad.len()
+                    ))
+                }
+                _ => {}
+            }
+        }
+        if self.watch.interval == 0 {
+            return Err("watch.interval must be at least 1 millisecond".into());
+        }
+        if let Some(c) = self.ocr.min_confidence {
+            if !(0.0..=1.0).contains(&c) {
+                return Err(format!("ocr.min_confidence {c} must be between 0 and 1"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_file_gives_defaults() {
+        assert_eq!(parse("", "c.toml").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn unknown_key_names_file_line_and_key() {
+        let err = parse("[delays]\nafter_click = 5\nafter_klick = 7\n", "my.toml").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("my.toml line 3"), "{msg}");
+        assert!(msg.contains("after_klick"), "{msg}");
+    }
+
+    #[test]
+    fn wrong_type_names_line_and_key() {
+        let err = parse("[watch]\n\ninterval = \"fast\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 3"), "{err}");
+        assert!(err.contains("interval"), "{err}");
+    }
+
+    #[test]
+    fn pad_method_needs_nine_positions() {
+        let err = parse("[input]\nmethod = \"pad\"\npad = [[1, 2]]\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("need 9"), "{err}");
+        let ok = parse(
+            "[input]\nmethod = \"pad\"\npad = [[1,2],[1,2],[1,2],[1,2],[1,2],[1,2],[1,2],[1,2],[1,2]]\n",
+            "c.toml",
+        )
+        .unwrap();
+        assert_eq!(ok.input.method, InputMethod::Pad);
+    }
+
+    #[test]
+    fn grid_override_needs_origin_and_size() {
+        assert!(parse("[grid]\norigin = [10, 20]\n", "c.toml").is_err());
+        let c = parse(
+            "[grid]\norigin = [10, 20]\ncell_size = [50, 50]\nclick_offset = [0, 2]\n",
+            "c.toml",
+        )
+        .unwrap();
+        assert_eq!(c.grid.cell_size, Some([50.0, 50.0]));
+    }
+
+    #[test]
+    fn example_file_is_valid_and_matches_defaults() {
+        let text = include_str!("../config/config.example.toml");
+        let parsed = parse(text, "config.example.toml").unwrap();
+        assert_eq!(parsed, Config::default());
+    }
+}

@@ -1,1 +1,540 @@
-//! (to be written)
+//! The game window on the screen: finding it among the desktop's windows (xcap), capturing
+//! it, and checking that it is still where it was and that nothing covers the grid.
+//!
+//! xcap lists and captures windows; its positions are the client area's, in root-window
+//! (screen) pixels, which is also what synthetic input uses. The per-batch safety checks
+//! need a handful of window properties many times a second, so they go through one
+//! persistent X11 connection (x11rb) instead: xcap opens a new connection per property.
+
+use image::RgbaImage;
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, MapState, Window};
+use x11rb::rust_connection::RustConnection;
+
+/// A rectangle in screen pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScreenRect {
+    pub x: i32,
+    pub y: i32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl ScreenRect {
+    pub fn intersects(&self, other: &ScreenRect) -> bool {
+        self.x < other.x + other.width as i32
+            && other.x < self.x + self.width as i32
+            && self.y < other.y + other.height as i32
+            && other.y < self.y + self.height as i32
+    }
+
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        x >= self.x
+            && y >= self.y
+            && x < self.x + self.width as i32
+            && y < self.y + self.height as i32
+    }
+}
+
+/// One top-level window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowInfo {
+    /// The X11 window id.
+    pub id: u32,
+    pub title: String,
+    /// The application name (the class part of WM_CLASS, e.g. "Gnome-sudoku").
+    pub app_name: String,
+    /// The owning process, when the window says (`_NET_WM_PID`).
+    pub pid: Option<u32>,
+    /// Client area, screen pixels.
+    pub rect: ScreenRect,
+    pub minimized: bool,
+    /// A dialog or helper window: transient for another window, or typed as anything
+    /// but a normal window. The main window of an app is preferred over these.
+    pub dialog: bool,
+}
+
+impl WindowInfo {
+    /// True when both windows belong to the same application (same process, or same
+    /// application name when a process id is missing).
+    pub fn same_app(&self, other: &WindowInfo) -> bool {
+        match (self.pid, other.pid) {
+            (Some(a), Some(b)) => a == b,
+            _ => !self.app_name.is_empty() && self.app_name == other.app_name,
+        }
+    }
+
+    /// `"Sudoku" (Gnome-sudoku, 740x686 at 270,169)`: how windows are named in messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "\"{}\" ({}, {}x{} at {},{}{})",
+            self.title,
+            if self.app_name.is_empty() {
+                "no app name"
+            } else {
+                &self.app_name
+            },
+            self.rect.width,
+            self.rect.height,
+            self.rect.x,
+            self.rect.y,
+            if self.dialog { ", dialog" } else { "" }
+        )
+    }
+}
+
+/// What went wrong with the screen or a window.
+#[derive(Debug, thiserror::Error)]
+pub enum ScreenError {
+    #[error("cannot reach the display ({0}): sudoku-bot needs an X11 session (is DISPLAY set?)")]
+    NoDisplay(String),
+    #[error("X11 request failed: {0}")]
+    X11(String),
+    #[error("cannot list windows: {0}")]
+    List(String),
+    #[error("cannot capture window {window}: {reason}")]
+    Capture { window: String, reason: String },
+    #[error("window {0} was closed")]
+    Gone(String),
+    #[error("no window matches \"{wanted}\"; windows open: {}", list_or_none(.candidates))]
+    NoMatch {
+        wanted: String,
+        candidates: Vec<String>,
+    },
+    #[error("{} windows match \"{wanted}\" equally well: {}; give the exact title", .candidates.len(), .candidates.join(", "))]
+    Ambiguous {
+        wanted: String,
+        candidates: Vec<String>,
+    },
+}
+
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+impl From<x11rb::errors::ConnectionError> for ScreenError {
+    fn from(e: x11rb::errors::ConnectionError) -> Self {
+        ScreenError::X11(e.to_string())
+    }
+}
+
+impl From<x11rb::errors::ReplyError> for ScreenError {
+    fn from(e: x11rb::errors::ReplyError) -> Self {
+        ScreenError::X11(e.to_string())
+    }
+}
+
+/// How a window was matched to the name the user gave, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MatchKind {
+    ExactTitle,
+    AppName,
+    Substring,
+}
+
+impl std::fmt::Display for MatchKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MatchKind::ExactTitle => "exact title",
+            MatchKind::AppName => "application name",
+            MatchKind::Substring => "part of the title",
+        })
+    }
+}
+
+/// Picks the window the user means by `wanted`: the exact title first, then the
+/// application name (case-insensitive), then a case-insensitive substring of the title.
+/// Within the first kind that matches anything, main windows win over dialogs of the
+/// same app; if more than one window is left, that is an error listing them.
+pub fn choose_window<'a>(
+    windows: &'a [WindowInfo],
+    wanted: &str,
+) -> Result<(&'a WindowInfo, MatchKind), ScreenError> {
+    let lower = wanted.to_lowercase();
+    let usable: Vec<&WindowInfo> = windows
+        .iter()
+        .filter(|w| w.rect.width > 1 && w.rect.height > 1)
+        .collect();
+    let kinds: [(MatchKind, &dyn Fn(&WindowInfo) -> bool); 3] = [
+        (MatchKind::ExactTitle, &|w| w.title == wanted),
+        (MatchKind::AppName, &|w| {
+            !w.app_name.is_empty() && w.app_name.to_lowercase() == lower
+        }),
+        (MatchKind::Substring, &|w| {
+            !lower.is_empty() && w.title.to_lowercase().contains(&lower)
+        }),
+    ];
+    for (kind, matches) in kinds {
+        let found: Vec<&WindowInfo> = usable.iter().copied().filter(|w| matches(w)).collect();
+        if found.is_empty() {
+            continue;
+        }
+        let main: Vec<&WindowInfo> = found.iter().copied().filter(|w| !w.dialog).collect();
+        let pick = if main.is_empty() { found } else { main };
+        if pick.len() == 1 {
+            return Ok((pick[0], kind));
+        }
+        return Err(ScreenError::Ambiguous {
+            wanted: wanted.to_string(),
+            candidates: pick.iter().map(|w| w.describe()).collect(),
+        });
+    }
+    Err(ScreenError::NoMatch {
+        wanted: wanted.to_string(),
+        candidates: usable
+            .iter()
+            .filter(|w| !w.title.is_empty())
+            .map(|w| w.describe())
+            .collect(),
+    })
+}
+
+/// Every top-level window xcap can capture, topmost first.
+pub fn list_windows() -> Result<Vec<WindowInfo>, ScreenError> {
+    let x11 = X11::connect()?;
+    let windows = xcap::Window::all().map_err(|e| ScreenError::List(e.to_string()))?;
+    let mut out = Vec::with_capacity(windows.len());
+    for w in windows {
+        // A window can vanish while we ask about it; skip it then.
+        let (Ok(id), Ok(x), Ok(y), Ok(width), Ok(height)) =
+            (w.id(), w.x(), w.y(), w.width(), w.height())
+        else {
+            continue;
+        };
+        out.push(WindowInfo {
+            id,
+            title: w.title().unwrap_or_default(),
+            app_name: w.app_name().unwrap_or_default(),
+            pid: w.pid().ok(),
+            rect: ScreenRect {
+                x,
+                y,
+                width,
+                height,
+            },
+            minimized: w.is_minimized().unwrap_or(false),
+            dialog: x11.is_dialog(id).unwrap_or(false),
+        });
+    }
+    Ok(out)
+}
+
+/// The chosen window as the bot sees it at one moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowView {
+    pub window: WindowInfo,
+    /// Visible windows stacked above it, topmost first (they may cover parts of it).
+    pub above: Vec<WindowInfo>,
+}
+
+impl WindowView {
+    /// The windows above that overlap `area` (screen pixels).
+    pub fn covering(&self, area: &ScreenRect) -> Vec<&WindowInfo> {
+        self.above
+            .iter()
+            .filter(|w| w.rect.intersects(area))
+            .collect()
+    }
+}
+
+/// The window the bot plays, behind a trait so tests can replay recorded screenshots.
+pub trait Screen {
+    /// Where the window is now, and what is stacked above it. [`ScreenError::Gone`]
+    /// when it was closed.
+    fn view(&mut self) -> Result<WindowView, ScreenError>;
+    /// A picture of the window's client area.
+    fn capture(&mut self) -> Result<RgbaImage, ScreenError>;
+}
+
+/// The real screen: one X11 window, captured with xcap.
+pub struct X11Screen {
+    x11: X11,
+    window: xcap::Window,
+    info: WindowInfo,
+}
+
+impl X11Screen {
+    /// Opens the window found by [`choose_window`].
+    pub fn open(info: &WindowInfo) -> Result<X11Screen, ScreenError> {
+        let x11 = X11::connect()?;
+        let window = xcap::Window::all()
+            .map_err(|e| ScreenError::List(e.to_string()))?
+            .into_iter()
+            .find(|w| w.id().ok() == Some(info.id))
+            .ok_or_else(|| ScreenError::Gone(info.describe()))?;
+        Ok(X11Screen {
+            x11,
+            window,
+            info: info.clone(),
+        })
+    }
+}
+
+impl Screen for X11Screen {
+    fn view(&mut self) -> Result<WindowView, ScreenError> {
+        let stack = self.x11.stacking()?; // bottom to top
+        let Some(pos) = stack.iter().position(|&w| w == self.info.id) else {
+            return Err(ScreenError::Gone(self.info.describe()));
+        };
+        let mut window = self.info.clone();
+        window.rect = match self.x11.client_rect(self.info.id) {
+            Ok(r) => r,
+            Err(_) => return Err(ScreenError::Gone(self.info.describe())),
+        };
+        window.minimized = self.x11.is_hidden(self.info.id)?;
+        let mut above = Vec::new();
+        for &id in stack[pos + 1..].iter().rev() {
+            if !self.x11.is_viewable(id) || self.x11.is_hidden(id).unwrap_or(false) {
+                continue;
+            }
+            let Ok(rect) = self.x11.client_rect(id) else {
+                continue;
+            };
+            above.push(WindowInfo {
+                id,
+                title: self.x11.title(id).unwrap_or_default(),
+                app_name: self.x11.app_name(id).unwrap_or_default(),
+                pid: self.x11.pid(id),
+                rect,
+                minimized: false,
+                dialog: self.x11.is_dialog(id).unwrap_or(false),
+            });
+        }
+        Ok(WindowView { window, above })
+    }
+
+    fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
+        self.window
+            .capture_image()
+            .map_err(|e| ScreenError::Capture {
+                window: self.info.describe(),
+                reason: e.to_string(),
+            })
+    }
+}
+
+/// One X11 connection with the atoms the window checks need.
+struct X11 {
+    conn: RustConnection,
+    root: Window,
+    atoms: Atoms,
+}
+
+struct Atoms {
+    client_list_stacking: Atom,
+    wm_state: Atom,
+    wm_state_hidden: Atom,
+    wm_pid: Atom,
+    wm_window_type: Atom,
+    wm_window_type_normal: Atom,
+    net_wm_name: Atom,
+    utf8_string: Atom,
+}
+
+impl X11 {
+    fn connect() -> Result<X11, ScreenError> {
+        let (conn, screen) =
+            x11rb::connect(None).map_err(|e| ScreenError::NoDisplay(e.to_string()))?;
+        let root = conn.setup().roots[screen].root;
+        let intern = |name: &[u8]| -> Result<Atom, ScreenError> {
+            Ok(conn.intern_atom(false, name)?.reply()?.atom)
+        };
+        let atoms = Atoms {
+            client_list_stacking: intern(b"_NET_CLIENT_LIST_STACKING")?,
+            wm_state: intern(b"_NET_WM_STATE")?,
+            wm_state_hidden: intern(b"_NET_WM_STATE_HIDDEN")?,
+            wm_pid: intern(b"_NET_WM_PID")?,
+            wm_window_type: intern(b"_NET_WM_WINDOW_TYPE")?,
+            wm_window_type_normal: intern(b"_NET_WM_WINDOW_TYPE_NORMAL")?,
+            net_wm_name: intern(b"_NET_WM_NAME")?,
+            utf8_string: intern(b"UTF8_STRING")?,
+        };
+        Ok(X11 { conn, root, atoms })
+    }
+
+    fn u32_property(&self, window: Window, property: Atom) -> Result<Vec<u32>, ScreenError> {
+        let reply = self
+            .conn
+            .get_property(false, window, property, AtomEnum::ANY, 0, 4096)?
+            .reply()?;
+        Ok(reply.value32().map(|v| v.collect()).unwrap_or_default())
+    }
+
+    fn string_property(&self, window: Window, property: Atom) -> Result<Vec<u8>, ScreenError> {
+        let reply = self
+            .conn
+            .get_property(false, window, property, AtomEnum::ANY, 0, 4096)?
+            .reply()?;
+        Ok(reply.value)
+    }
+
+    /// The managed windows, bottom to top (the window manager keeps this list).
+    fn stacking(&self) -> Result<Vec<Window>, ScreenError> {
+        self.u32_property(self.root, self.atoms.client_list_stacking)
+    }
+
+    /// The client area in screen pixels.
+    fn client_rect(&self, window: Window) -> Result<ScreenRect, ScreenError> {
+        let geometry = self.conn.get_geometry(window)?.reply()?;
+        let origin = self
+            .conn
+            .translate_coordinates(window, self.root, 0, 0)?
+            .reply()?;
+        Ok(ScreenRect {
+            x: origin.dst_x as i32,
+            y: origin.dst_y as i32,
+            width: geometry.width as u32,
+            height: geometry.height as u32,
+        })
+    }
+
+    fn is_hidden(&self, window: Window) -> Result<bool, ScreenError> {
+        Ok(self
+            .u32_property(window, self.atoms.wm_state)?
+            .contains(&self.atoms.wm_state_hidden))
+    }
+
+    fn is_viewable(&self, window: Window) -> bool {
+        self.conn
+            .get_window_attributes(window)
+            .ok()
+            .and_then(|c| c.reply().ok())
+            .is_some_and(|a| a.map_state == MapState::VIEWABLE)
+    }
+
+    fn is_dialog(&self, window: Window) -> Result<bool, ScreenError> {
+        let transient = !self
+            .u32_property(window, AtomEnum::WM_TRANSIENT_FOR.into())?
+            .is_empty();
+        let types = self.u32_property(window, self.atoms.wm_window_type)?;
+        let not_normal = !types.is_empty() && !types.contains(&self.atoms.wm_window_type_normal);
+        Ok(transient || not_normal)
+    }
+
+    fn pid(&self, window: Window) -> Option<u32> {
+        self.u32_property(window, self.atoms.wm_pid)
+            .ok()?
+            .first()
+            .copied()
+    }
+
+    fn title(&self, window: Window) -> Result<String, ScreenError> {
+        let reply = self
+            .conn
+            .get_property(
+                false,
+                window,
+                self.atoms.net_wm_name,
+                self.atoms.utf8_string,
+                0,
+                1024,
+            )?
+            .reply()?;
+        if !reply.value.is_empty() {
+            return Ok(String::from_utf8_lossy(&reply.value).into_owned());
+        }
+        let legacy = self.string_property(window, AtomEnum::WM_NAME.into())?;
+        Ok(String::from_utf8_lossy(&legacy).into_owned())
+    }
+
+    fn app_name(&self, window: Window) -> Result<String, ScreenError> {
+        let class = self.string_property(window, AtomEnum::WM_CLASS.into())?;
+        Ok(class
+            .split(|&b| b == 0)
+            .nth(1)
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn win(id: u32, title: &str, app: &str, dialog: bool) -> WindowInfo {
+        WindowInfo {
+            id,
+            title: title.into(),
+            app_name: app.into(),
+            pid: Some(id / 10),
+            rect: ScreenRect {
+                x: 0,
+                y: 0,
+                width: 400,
+                height: 300,
+            },
+            minimized: false,
+            dialog,
+        }
+    }
+
+    #[test]
+    fn exact_title_beats_app_name_and_substring() {
+        let ws = vec![
+            win(10, "Sudoku Help", "Yelp", false),
+            win(20, "Sudoku", "Gnome-sudoku", false),
+            win(30, "Web Sudoku - Chromium", "Chromium", false),
+        ];
+        let (w, kind) = choose_window(&ws, "Sudoku").unwrap();
+        assert_eq!((w.id, kind), (20, MatchKind::ExactTitle));
+        let (w, kind) = choose_window(&ws, "gnome-sudoku").unwrap();
+        assert_eq!((w.id, kind), (20, MatchKind::AppName));
+        let (w, kind) = choose_window(&ws, "web sudoku").unwrap();
+        assert_eq!((w.id, kind), (30, MatchKind::Substring));
+    }
+
+    #[test]
+    fn main_window_beats_its_dialogs() {
+        let ws = vec![
+            win(11, "Well done", "Gnome-sudoku", true),
+            win(12, "Sudoku", "Gnome-sudoku", false),
+        ];
+        let (w, kind) = choose_window(&ws, "Gnome-sudoku").unwrap();
+        assert_eq!((w.id, kind), (12, MatchKind::AppName));
+    }
+
+    #[test]
+    fn none_or_several_list_the_candidates() {
+        let ws = vec![
+            win(10, "Terminal", "XTerm", false),
+            win(20, "Sudoku 1", "A", false),
+            win(30, "Sudoku 2", "B", false),
+        ];
+        let err = choose_window(&ws, "Solitaire").unwrap_err().to_string();
+        assert!(err.contains("no window matches \"Solitaire\""), "{err}");
+        assert!(err.contains("\"Terminal\" (XTerm"), "{err}");
+        let err = choose_window(&ws, "sudoku").unwrap_err().to_string();
+        assert!(err.contains("2 windows match"), "{err}");
+        assert!(
+            err.contains("\"Sudoku 1\"") && err.contains("\"Sudoku 2\""),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn rectangles_overlap_only_when_they_share_pixels() {
+        let a = ScreenRect {
+            x: 0,
+            y: 0,
+            width: 10,
+            height: 10,
+        };
+        assert!(a.intersects(&ScreenRect {
+            x: 9,
+            y: 9,
+            width: 5,
+            height: 5
+        }));
+        assert!(!a.intersects(&ScreenRect {
+            x: 10,
+            y: 0,
+            width: 5,
+            height: 5
+        }));
+        assert!(a.contains(9, 9) && !a.contains(10, 9));
+    }
+}

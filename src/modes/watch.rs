@@ -1,6 +1,20 @@
-//! The main job: watch a window and play every new puzzle in it.
+//! The main job: watch a window and play every new puzzle in it (`sudoku-bot --window`).
+
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+use tracing::info;
+
+use crate::bot::{self, Bot, Outcome};
+use crate::config::{self, Source};
+use crate::input::{EnigoInput, Input, NoInput};
+use crate::screen::{self, X11Screen};
+use crate::vision::Reader;
+use crate::{Failure, UsageError};
 
 /// The flags of the watch mode.
 #[derive(Debug, Clone, Default)]
@@ -11,6 +25,75 @@ pub struct Options {
     pub config: Option<PathBuf>,
 }
 
-pub fn run(_opts: Options) -> anyhow::Result<ExitCode> {
-    Err(crate::Failure("watching a window is not yet available".into()).into())
+/// The top-level entry point for watching a window: load the configuration (a bad one
+/// stops here, before anything is touched), find the window, then play until Ctrl+C
+/// (or one puzzle with --once).
+pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
+    let (config, source) = config::load(opts.config.as_deref())?;
+    match &source {
+        Source::File(path) => info!("configuration from {}", path.display()),
+        Source::Defaults => info!("no configuration file; using the defaults"),
+    }
+    let wanted = opts
+        .window
+        .clone()
+        .or_else(|| config.window.title.clone())
+        .ok_or_else(|| {
+            UsageError(
+                "no window to play: give --window TITLE (or window.title in the configuration)"
+                    .into(),
+            )
+        })?;
+
+    let windows = screen::list_windows()?;
+    let (window, kind) = screen::choose_window(&windows, &wanted)?;
+    info!("playing window {} (matched by {kind})", window.describe());
+    let title = window.title.clone();
+    let screen = X11Screen::open(window)?;
+    let reader = Reader::new().context("starting the OCR engine")?;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("installing the Ctrl+C handler")?;
+
+    let out: Box<dyn Write> = Box::new(std::io::stdout());
+    let result = if opts.dry_run {
+        drive(
+            Bot::new(screen, reader, NoInput, config, true, out, stop),
+            opts.once,
+        )
+    } else {
+        let input = EnigoInput::open(config.delays.x11_event)?;
+        drive(
+            Bot::new(screen, reader, input, config, false, out, stop),
+            opts.once,
+        )
+    };
+    result.with_context(|| format!("playing window \"{title}\""))
+}
+
+/// Runs the bot in the chosen mode and turns how it ended into an exit code.
+fn drive<S: screen::Screen, I: Input>(
+    mut bot: Bot<S, Reader, I>,
+    once: bool,
+) -> anyhow::Result<ExitCode> {
+    if !once {
+        bot.watch()?;
+        info!("stopped by Ctrl+C");
+        return Ok(ExitCode::SUCCESS);
+    }
+    match bot.run_once()? {
+        Outcome::Stopped => {
+            Err(Failure("stopped by Ctrl+C before the puzzle was solved".into()).into())
+        }
+        outcome @ Outcome::Planned { .. } => {
+            info!("{}", bot::describe(&outcome));
+            Ok(ExitCode::SUCCESS)
+        }
+        outcome => {
+            eprintln!("sudoku-bot: {}", bot::describe(&outcome));
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }

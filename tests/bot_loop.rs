@@ -1,0 +1,390 @@
+//! The watch loop driven with a recorded GNOME Sudoku screenshot, a simulated reader and
+//! a recording input device: where the clicks land, what is typed, and when the bot
+//! must not type at all.
+
+mod support;
+
+use std::sync::atomic::Ordering;
+
+use sudoku_bot::bot::{BotError, Outcome, Step, Verification};
+use sudoku_bot::config::InputMethod;
+use sudoku_bot::input::{Key, ScreenPoint};
+use sudoku_bot::Grid;
+use support::sim::{self, Event, Game, ReadMode};
+
+const SOLUTION: &str =
+    "917563428486921753523478619658239147392147865174685392849756231765312984231894576";
+
+fn setup() -> (support::sim::Shared, tempfile::TempDir) {
+    let fixture = sim::fixture("gnome-sudoku-easy");
+    (Game::new(&fixture, 270, 169), tempfile::tempdir().unwrap())
+}
+
+fn empty_cells(grid: &Grid) -> Vec<usize> {
+    (0..81).filter(|&i| grid.cells()[i] == 0).collect()
+}
+
+#[test]
+fn plays_every_empty_cell_at_its_centre_and_verifies() {
+    let (game, dir) = setup();
+    let givens = game.borrow().givens;
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+
+    let solution = Grid::parse(SOLUTION).unwrap();
+    let empty = empty_cells(&givens);
+    assert!(
+        matches!(outcome, Outcome::Solved { moves, verified: Verification::GridRead, .. } if moves == empty.len())
+    );
+    let g = game.borrow();
+    assert_eq!(g.board, solution, "the app's board holds the solution");
+    // One click per empty cell, on the cell's centre, then its digit.
+    let expected_clicks: Vec<ScreenPoint> = empty.iter().map(|&i| g.screen_center(i)).collect();
+    assert_eq!(g.clicks(), expected_clicks);
+    let expected_digits: Vec<u8> = empty.iter().map(|&i| solution.cells()[i]).collect();
+    assert_eq!(g.digits(), expected_digits);
+    // Spot-check against the screenshot itself: r1c1 is at window (270,169) + grid
+    // corner (82,78) + half a 64-pixel cell.
+    assert_eq!(
+        g.clicks()[0],
+        ScreenPoint {
+            x: 270 + 82 + 32,
+            y: 169 + 78 + 32
+        }
+    );
+    // Clicks and keys alternate: click, digit, click, digit...
+    assert!(
+        matches!(g.events[0], Event::Click(_)) && matches!(g.events[1], Event::Key(Key::Digit(_)))
+    );
+}
+
+#[test]
+fn dry_run_prints_one_line_per_empty_cell_and_sends_nothing() {
+    let (game, dir) = setup();
+    let givens = game.borrow().givens;
+    let (mut bot, out, _) = sim::bot(&game, sim::quick_config(dir.path()), true);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Planned { .. }));
+    let text = out.text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), empty_cells(&givens).len());
+    assert_eq!(lines[0], "r1c1=9 at (384,279)");
+    assert_eq!(lines[1], "r1c2=1 at (448,279)");
+    assert_eq!(*lines.last().unwrap(), "r9c9=6 at (896,791)");
+    let g = game.borrow();
+    assert!(g.events.is_empty(), "a dry run sent input: {:?}", g.events);
+    assert_eq!(g.board, g.givens);
+}
+
+#[test]
+fn clashing_read_types_nothing_and_names_the_cells() {
+    let (game, dir) = setup();
+    let mut misread = game.borrow().givens;
+    misread.set(0, 0, 5); // a second 5 in row 1 (r1c4 holds one)
+    game.borrow_mut().read_mode = ReadMode::Misread(misread);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, BotError::Refused { .. }), "{msg}");
+    assert!(msg.contains("duplicate 5 in row 1"), "{msg}");
+    assert!(msg.contains("r1c1") && msg.contains("r1c4"), "{msg}");
+    assert!(
+        game.borrow().events.is_empty(),
+        "typed into a clashing grid"
+    );
+    // The debug picture is where the message says.
+    let BotError::Refused {
+        picture: Some(path),
+        ..
+    } = err
+    else {
+        panic!("no picture saved")
+    };
+    assert!(
+        path.starts_with(dir.path()) && path.is_file(),
+        "{}",
+        path.display()
+    );
+}
+
+#[test]
+fn puzzle_with_several_solutions_is_not_played() {
+    let (game, dir) = setup();
+    let mut misread = game.borrow().givens;
+    for i in 0..40 {
+        misread.set(i / 9, i % 9, 0); // the reader missed the top half
+    }
+    game.borrow_mut().read_mode = ReadMode::Misread(misread);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let msg = bot.run_once().unwrap_err().to_string();
+    assert!(msg.contains("more than one solution"), "{msg}");
+    assert!(game.borrow().events.is_empty());
+}
+
+#[test]
+fn doubtful_read_is_reported_not_played() {
+    let (game, dir) = setup();
+    game.borrow_mut().read_mode = ReadMode::Doubtful(vec![3, 22]);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let msg = bot.run_once().unwrap_err().to_string();
+    assert!(msg.contains("doubtful cells: r1c4 r3c5"), "{msg}");
+    assert!(msg.contains("picture saved to"), "{msg}");
+    assert!(game.borrow().events.is_empty());
+}
+
+#[test]
+fn user_moving_the_mouse_stops_the_bot_at_once() {
+    let (game, dir) = setup();
+    game.borrow_mut().user_moves_mouse_after = Some(3);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::Interfered(_)), "{err}");
+    assert!(err.to_string().contains("the mouse moved"), "{err}");
+    // The third move finished (its digit typed); nothing after it.
+    assert_eq!(game.borrow().clicks().len(), 3);
+    assert_eq!(game.borrow().digits().len(), 3);
+}
+
+#[test]
+fn user_pressing_a_key_stops_the_bot() {
+    let (game, dir) = setup();
+    game.borrow_mut().user_presses_key_after = Some(5);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(err.to_string().contains("a key was pressed"), "{err}");
+    assert_eq!(game.borrow().digits().len(), 5);
+}
+
+#[test]
+fn a_window_over_the_grid_makes_the_bot_wait_without_typing() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        let over = sim::other_window(77, "Save changes?", g.window);
+        g.above.push((over, usize::MAX));
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    for _ in 0..3 {
+        let step = bot.step().unwrap();
+        assert!(
+            matches!(&step, Step::Wait(why) if why.contains("covers the grid")),
+            "{step:?}"
+        );
+    }
+    assert!(game.borrow().events.is_empty());
+    // Once the dialog is gone the bot plays.
+    game.borrow_mut().above.clear();
+    assert!(matches!(
+        bot.step().unwrap(),
+        Step::Done(Outcome::Solved { .. })
+    ));
+}
+
+#[test]
+fn a_window_that_pops_up_mid_game_pauses_typing_until_it_goes() {
+    let (game, dir) = setup();
+    game.borrow_mut().covered_after = Some((10, 3));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // No cell was typed twice: the pause did not lose or repeat moves.
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
+
+#[test]
+fn minimised_window_is_waited_for() {
+    let (game, dir) = setup();
+    game.borrow_mut().minimized = true;
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let step = bot.step().unwrap();
+    assert_eq!(step, Step::Wait("the window is minimised".into()));
+    assert_eq!(game.borrow().reads, 0);
+}
+
+#[test]
+fn window_moved_mid_game_clicks_follow_it() {
+    let (game, dir) = setup();
+    // After the 9th digit (end of the first rows) the window moves 100 px right, 50 down.
+    game.borrow_mut().window_moves_after = Some((9, 100, 50));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // Every click after the move hit its cell in the window's new place.
+    let clicks = g.clicks();
+    let last = *clicks.last().unwrap();
+    assert_eq!(last, g.screen_center(80));
+    assert_eq!(
+        last,
+        ScreenPoint {
+            x: 370 + 82 + 64 * 8 + 32,
+            y: 219 + 78 + 64 * 8 + 32
+        }
+    );
+}
+
+#[test]
+fn unchanged_window_is_not_read_again() {
+    let (game, dir) = setup();
+    game.borrow_mut().read_mode = ReadMode::NoGrid;
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    for _ in 0..5 {
+        assert!(matches!(bot.step().unwrap(), Step::Wait(_)));
+    }
+    let g = game.borrow();
+    assert_eq!(g.captures, 5);
+    assert_eq!(g.reads, 1, "the same picture was read more than once");
+}
+
+#[test]
+fn once_gives_up_when_no_grid_appears() {
+    let (game, dir) = setup();
+    game.borrow_mut().read_mode = ReadMode::NoGrid;
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::Timeout { .. }), "{err}");
+    assert!(
+        err.to_string().contains("no sudoku grid in the window"),
+        "{err}"
+    );
+}
+
+#[test]
+fn digits_the_app_missed_are_entered_again() {
+    let (game, dir) = setup();
+    game.borrow_mut().lose_first_digit = [0usize, 40, 80].into_iter().collect();
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(
+        outcome,
+        Outcome::Solved {
+            verified: Verification::GridRead,
+            ..
+        }
+    ));
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len() + 3);
+}
+
+#[test]
+fn digits_that_never_take_fail_verification() {
+    let (game, dir) = setup();
+    // The reader keeps seeing only the givens: as if the app ignored every digit.
+    let givens = game.borrow().givens;
+    game.borrow_mut().read_mode = ReadMode::Misread(givens);
+    let mut config = sim::quick_config(dir.path());
+    config.watch.verify_rounds = 2;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let err = bot.run_once().unwrap_err();
+    assert!(
+        matches!(err, BotError::NotVerified { rounds: 2, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("r1c1"), "{err}");
+    // First pass plus two rounds of re-entering, then it gives up.
+    assert_eq!(game.borrow().digits().len(), 3 * empty_cells(&givens).len());
+}
+
+#[test]
+fn completion_dialog_over_the_grid_counts_as_verified() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.completion_dialog = true;
+        // What GNOME Sudoku shows once solved: the dialog hides the grid from captures.
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Solved {
+                verified: Verification::CompletionWindow(_),
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+}
+
+#[test]
+fn keyboard_method_clicks_once_then_uses_arrows() {
+    let (game, dir) = setup();
+    let mut config = sim::quick_config(dir.path());
+    config.input.method = InputMethod::Keys;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert_eq!(g.clicks().len(), 1);
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    assert!(g.events.iter().any(|e| *e == Event::Key(Key::Right)));
+}
+
+#[test]
+fn pad_method_clicks_the_cell_then_the_digit_button() {
+    let (game, dir) = setup();
+    let pad: Vec<[f32; 2]> = (0..9).map(|d| [700.0 + 10.0 * d as f32, 20.0]).collect();
+    let mut config = sim::quick_config(dir.path());
+    config.input.method = InputMethod::Pad;
+    config.input.pad = Some(pad.clone());
+    game.borrow_mut().pad = Some(pad);
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert!(g.digits().is_empty(), "pad method typed keys");
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // r1c1 = 9: its cell, then the ninth pad button at window (780, 20).
+    assert_eq!(g.clicks()[0], g.screen_center(0));
+    assert_eq!(
+        g.clicks()[1],
+        ScreenPoint {
+            x: 270 + 780,
+            y: 169 + 20
+        }
+    );
+}
+
+#[test]
+fn grid_override_in_config_moves_the_clicks() {
+    let (game, dir) = setup();
+    let mut config = sim::quick_config(dir.path());
+    config.grid.origin = Some([82.0, 78.0]);
+    config.grid.cell_size = Some([64.0, 64.0]);
+    config.grid.click_offset = [3.0, -2.0];
+    let (mut bot, out, _) = sim::bot(&game, config, true);
+    bot.run_once().unwrap();
+    assert_eq!(out.text().lines().next(), Some("r1c1=9 at (387,277)"));
+}
+
+#[test]
+fn stop_flag_ends_the_watch() {
+    let (game, dir) = setup();
+    game.borrow_mut().read_mode = ReadMode::NoGrid;
+    let (mut bot, _, stop) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    stop.store(true, Ordering::Relaxed);
+    bot.watch().unwrap();
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Stopped));
+}
+
+#[test]
+fn watch_plays_a_puzzle_once_and_then_waits() {
+    let (game, dir) = setup();
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    assert!(matches!(
+        bot.step().unwrap(),
+        Step::Done(Outcome::Solved { .. })
+    ));
+    let typed = game.borrow().events.len();
+    for _ in 0..3 {
+        assert!(matches!(bot.step().unwrap(), Step::Wait(_)));
+    }
+    assert_eq!(
+        game.borrow().events.len(),
+        typed,
+        "played the solved puzzle again"
+    );
+}

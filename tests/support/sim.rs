@@ -1,0 +1,484 @@
+//! A simulated sudoku app for driving the bot without a display: a recorded screenshot
+//! of the app, the puzzle it shows, and an input device that plays into the simulated
+//! board the way GNOME Sudoku does (click a cell to select it, type a digit to fill it).
+//!
+//! The screen, the reader and the input device all share one [`Game`], so what the bot
+//! types shows up in the next capture and the next reading, and a test can script
+//! trouble: lost key presses, a dialog over the grid, the user moving the mouse.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use image::{DynamicImage, Rgba, RgbaImage};
+use sudoku_bot::bot::{Bot, GridReader};
+use sudoku_bot::config::Config;
+use sudoku_bot::input::{Input, InputError, Key, ScreenPoint};
+use sudoku_bot::screen::{Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
+use sudoku_bot::vision::geometry::Homography;
+use sudoku_bot::vision::{CellReading, Method, Point, ReadError, Reading, Rect};
+use sudoku_bot::Grid;
+
+/// A recorded screenshot with its label.
+pub struct Fixture {
+    pub picture: RgbaImage,
+    pub grid: Grid,
+    /// Outer corners of the grid in the picture (top-left, top-right, bottom-right,
+    /// bottom-left), axis-aligned in these screenshots.
+    pub corners: [Point; 4],
+}
+
+/// `fixtures/bot/NAME.png` with its label `fixtures/bot/NAME.toml` (`grid = "..."`,
+/// `corners = [[x, y], ...]`).
+pub fn fixture(name: &str) -> Fixture {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bot");
+    let picture = image::open(dir.join(format!("{name}.png")))
+        .expect("fixture picture")
+        .to_rgba8();
+    let label: toml::Table = std::fs::read_to_string(dir.join(format!("{name}.toml")))
+        .expect("fixture label")
+        .parse()
+        .expect("fixture label is TOML");
+    let grid = Grid::parse(label["grid"].as_str().expect("grid")).expect("grid line");
+    let c: Vec<Point> = label["corners"]
+        .as_array()
+        .expect("corners")
+        .iter()
+        .map(|p| {
+            let p = p.as_array().expect("[x, y]");
+            Point {
+                x: p[0]
+                    .as_float()
+                    .or(p[0].as_integer().map(|v| v as f64))
+                    .unwrap() as f32,
+                y: p[1]
+                    .as_float()
+                    .or(p[1].as_integer().map(|v| v as f64))
+                    .unwrap() as f32,
+            }
+        })
+        .collect();
+    Fixture {
+        picture,
+        grid,
+        corners: [c[0], c[1], c[2], c[3]],
+    }
+}
+
+/// What the simulated reader answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadMode {
+    /// The board as it is.
+    Truth,
+    /// No grid in the picture.
+    NoGrid,
+    /// This grid instead of the board (a misread).
+    Misread(Grid),
+    /// The reader says these cells are doubtful.
+    Doubtful(Vec<usize>),
+}
+
+/// Something that happened at the input device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    Click(ScreenPoint),
+    Key(Key),
+}
+
+/// The simulated app and everything around it.
+pub struct Game {
+    pub picture: RgbaImage,
+    pub corners: [Point; 4],
+    pub givens: Grid,
+    pub board: Grid,
+    pub window: ScreenRect,
+    pub app_pid: u32,
+    pub minimized: bool,
+    /// Windows stacked above the game, each with how many more looks it stays.
+    pub above: Vec<(WindowInfo, usize)>,
+    pub read_mode: ReadMode,
+    /// Cells whose first digit is lost (the app was too slow).
+    pub lose_first_digit: HashSet<usize>,
+    /// Open a window of the app over the grid when the board is solved (GNOME Sudoku's
+    /// "Well done" dialog).
+    pub completion_dialog: bool,
+    /// After this many clicks the user grabs the mouse (pointer jumps away).
+    pub user_moves_mouse_after: Option<usize>,
+    /// After this many digits the user holds a key.
+    pub user_presses_key_after: Option<usize>,
+    /// After this many digits the window moves by (dx, dy).
+    pub window_moves_after: Option<(usize, i32, i32)>,
+    /// After this many digits another app's window covers the grid, for this many views.
+    pub covered_after: Option<(usize, usize)>,
+    /// Pad button centres, window pixels (digit 1 first), for the "pad" input method.
+    pub pad: Option<Vec<[f32; 2]>>,
+    pub selected: Option<usize>,
+    pub pointer: ScreenPoint,
+    pub keys_held: bool,
+    pub events: Vec<Event>,
+    pub digits_typed: usize,
+    pub reads: usize,
+    pub captures: usize,
+}
+
+pub type Shared = Rc<RefCell<Game>>;
+
+impl Game {
+    /// A game showing `fixture`, its window's client area at (x, y).
+    pub fn new(fixture: &Fixture, x: i32, y: i32) -> Shared {
+        Rc::new(RefCell::new(Game {
+            picture: fixture.picture.clone(),
+            corners: fixture.corners,
+            givens: fixture.grid,
+            board: fixture.grid,
+            window: ScreenRect {
+                x,
+                y,
+                width: fixture.picture.width(),
+                height: fixture.picture.height(),
+            },
+            app_pid: 4242,
+            minimized: false,
+            above: Vec::new(),
+            read_mode: ReadMode::Truth,
+            lose_first_digit: HashSet::new(),
+            completion_dialog: false,
+            user_moves_mouse_after: None,
+            user_presses_key_after: None,
+            window_moves_after: None,
+            covered_after: None,
+            pad: None,
+            selected: None,
+            pointer: ScreenPoint { x: 1, y: 1 },
+            keys_held: false,
+            events: Vec::new(),
+            digits_typed: 0,
+            reads: 0,
+            captures: 0,
+        }))
+    }
+
+    fn cell_size(&self) -> (f32, f32) {
+        (
+            (self.corners[1].x - self.corners[0].x) / 9.0,
+            (self.corners[3].y - self.corners[0].y) / 9.0,
+        )
+    }
+
+    /// The cell under a screen point, if any.
+    pub fn cell_at(&self, p: ScreenPoint) -> Option<usize> {
+        let (cw, ch) = self.cell_size();
+        let x = (p.x - self.window.x) as f32 - self.corners[0].x;
+        let y = (p.y - self.window.y) as f32 - self.corners[0].y;
+        if x < 0.0 || y < 0.0 || x >= cw * 9.0 || y >= ch * 9.0 {
+            return None;
+        }
+        Some((y / ch) as usize * 9 + (x / cw) as usize)
+    }
+
+    /// The centre of a cell on the screen, computed from the label (what a click on
+    /// that cell must hit).
+    pub fn screen_center(&self, cell: usize) -> ScreenPoint {
+        let (cw, ch) = self.cell_size();
+        ScreenPoint {
+            x: (self.window.x as f32 + self.corners[0].x + cw * ((cell % 9) as f32 + 0.5)).round()
+                as i32,
+            y: (self.window.y as f32 + self.corners[0].y + ch * ((cell / 9) as f32 + 0.5)).round()
+                as i32,
+        }
+    }
+
+    pub fn clicks(&self) -> Vec<ScreenPoint> {
+        self.events
+            .iter()
+            .filter_map(|e| {
+                if let Event::Click(p) = e {
+                    Some(*p)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    pub fn digits(&self) -> Vec<u8> {
+        self.events
+            .iter()
+            .filter_map(|e| {
+                if let Event::Key(Key::Digit(d)) = e {
+                    Some(*d)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The picture of the window now: the screenshot with a dark mark in every cell the
+    /// player filled, so captures change as the bot plays.
+    fn render(&self) -> RgbaImage {
+        let mut pic = self.picture.clone();
+        let (cw, ch) = self.cell_size();
+        for i in 0..81 {
+            if self.board.cells()[i] != 0 && self.givens.cells()[i] == 0 {
+                let x0 = (self.corners[0].x + cw * (i % 9) as f32) as u32 + 4;
+                let y0 = (self.corners[0].y + ch * (i / 9) as f32) as u32 + 4;
+                for y in y0..y0 + 8 + self.board.cells()[i] as u32 {
+                    for x in x0..x0 + 8 {
+                        if x < pic.width() && y < pic.height() {
+                            pic.put_pixel(x, y, Rgba([20, 20, 20, 255]));
+                        }
+                    }
+                }
+            }
+        }
+        pic
+    }
+
+    fn reading_of(&self, grid: Grid) -> Reading {
+        let (cw, ch) = self.cell_size();
+        let cells = (0..81)
+            .map(|i| CellReading {
+                digit: Some(grid.cells()[i]).filter(|&d| d != 0),
+                confidence: 1.0,
+                method: if grid.cells()[i] == 0 {
+                    Method::Empty
+                } else {
+                    Method::Ocr
+                },
+                cell_box: Rect {
+                    x: self.corners[0].x + cw * (i % 9) as f32,
+                    y: self.corners[0].y + ch * (i / 9) as f32,
+                    w: cw,
+                    h: ch,
+                },
+                digit_box: None,
+                alternatives: Vec::new(),
+            })
+            .collect();
+        Reading {
+            grid,
+            corners: self.corners,
+            cells,
+            to_picture: Homography::grid_to_quad(self.corners).expect("corners make a quad"),
+        }
+    }
+
+    fn after_digit(&mut self) {
+        self.digits_typed += 1;
+        let n = self.digits_typed;
+        if self.user_presses_key_after == Some(n) {
+            self.keys_held = true;
+        }
+        if let Some((after, dx, dy)) = self.window_moves_after {
+            if after == n {
+                self.window.x += dx;
+                self.window.y += dy;
+            }
+        }
+        if let Some((after, views)) = self.covered_after {
+            if after == n {
+                self.above
+                    .push((other_window(900, "Notification", self.window), views));
+            }
+        }
+        if self.completion_dialog
+            && self.givens.is_solved_by(&self.board)
+            && self.board.is_complete()
+        {
+            let mut dialog = other_window(901, "", self.window);
+            dialog.pid = Some(self.app_pid);
+            dialog.app_name = "Gnome-sudoku".into();
+            dialog.dialog = true;
+            self.above.push((dialog, usize::MAX));
+        }
+    }
+}
+
+/// A window of another app over the middle of `over`.
+pub fn other_window(id: u32, title: &str, over: ScreenRect) -> WindowInfo {
+    WindowInfo {
+        id,
+        title: title.into(),
+        app_name: "Other".into(),
+        pid: Some(7),
+        rect: ScreenRect {
+            x: over.x + 100,
+            y: over.y + 200,
+            width: 300,
+            height: 100,
+        },
+        minimized: false,
+        dialog: false,
+    }
+}
+
+pub struct SimScreen(pub Shared);
+pub struct SimReader(pub Shared);
+pub struct SimInput(pub Shared);
+
+impl Screen for SimScreen {
+    fn view(&mut self) -> Result<WindowView, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        let view = WindowView {
+            window: WindowInfo {
+                id: 1,
+                title: "Sudoku".into(),
+                app_name: "Gnome-sudoku".into(),
+                pid: Some(g.app_pid),
+                rect: g.window,
+                minimized: g.minimized,
+                dialog: false,
+            },
+            above: g.above.iter().map(|(w, _)| w.clone()).collect(),
+        };
+        // Windows with a limited life count down one look each.
+        for (_, left) in g.above.iter_mut() {
+            *left = left.saturating_sub(1);
+        }
+        g.above.retain(|(_, left)| *left > 0);
+        Ok(view)
+    }
+
+    fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        g.captures += 1;
+        Ok(g.render())
+    }
+}
+
+impl GridReader for SimReader {
+    fn read(
+        &mut self,
+        _picture: &DynamicImage,
+        _debug: Option<&Path>,
+    ) -> Result<Reading, ReadError> {
+        let mut g = self.0.borrow_mut();
+        g.reads += 1;
+        match g.read_mode.clone() {
+            ReadMode::Truth => Ok(g.reading_of(g.board)),
+            ReadMode::NoGrid => Err(ReadError::NoGrid),
+            ReadMode::Misread(grid) => Ok(g.reading_of(grid)),
+            ReadMode::Doubtful(cells) => Err(ReadError::Doubtful {
+                reason: format!("{} cells could not be read", cells.len()),
+                cells,
+                reading: Box::new(g.reading_of(g.board)),
+            }),
+        }
+    }
+}
+
+impl Input for SimInput {
+    fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+        let mut g = self.0.borrow_mut();
+        g.events.push(Event::Click(at));
+        g.pointer = at;
+        let clicks = g.clicks().len();
+        if g.user_moves_mouse_after == Some(clicks) {
+            g.pointer = ScreenPoint {
+                x: at.x + 40,
+                y: at.y - 25,
+            };
+        }
+        if let Some(pad) = g.pad.clone() {
+            let (wx, wy) = (g.window.x as f32, g.window.y as f32);
+            if let Some(d) = pad.iter().position(|[px, py]| {
+                (wx + px - at.x as f32).abs() < 3.0 && (wy + py - at.y as f32).abs() < 3.0
+            }) {
+                type_digit(&mut g, d as u8 + 1);
+                return Ok(());
+            }
+        }
+        g.selected = g.cell_at(at);
+        Ok(())
+    }
+
+    fn key(&mut self, key: Key) -> Result<(), InputError> {
+        let mut g = self.0.borrow_mut();
+        g.events.push(Event::Key(key));
+        let sel = g.selected;
+        match key {
+            Key::Digit(d) => type_digit(&mut g, d),
+            Key::Up => g.selected = sel.map(|s| if s >= 9 { s - 9 } else { s }),
+            Key::Down => g.selected = sel.map(|s| if s < 72 { s + 9 } else { s }),
+            Key::Left => g.selected = sel.map(|s| if s % 9 > 0 { s - 1 } else { s }),
+            Key::Right => g.selected = sel.map(|s| if s % 9 < 8 { s + 1 } else { s }),
+        }
+        Ok(())
+    }
+
+    fn pointer(&mut self) -> Result<ScreenPoint, InputError> {
+        Ok(self.0.borrow().pointer)
+    }
+
+    fn keys_held(&mut self) -> Result<bool, InputError> {
+        Ok(self.0.borrow().keys_held)
+    }
+}
+
+fn type_digit(g: &mut Game, d: u8) {
+    if let Some(cell) = g.selected {
+        if g.lose_first_digit.remove(&cell) {
+            // The app missed this one.
+        } else if g.givens.cells()[cell] == 0 {
+            let (r, c) = (cell / 9, cell % 9);
+            g.board.set(r, c, d);
+        }
+    }
+    g.after_digit();
+}
+
+/// Captured standard output of a dry run.
+#[derive(Clone, Default)]
+pub struct Output(pub Rc<RefCell<Vec<u8>>>);
+
+impl Output {
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.borrow().clone()).expect("utf-8 output")
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A configuration for tests: no pauses, a short --once timeout, debug pictures in `dir`.
+pub fn quick_config(debug_dir: &Path) -> Config {
+    let mut c = Config::default();
+    c.delays.after_click = 0;
+    c.delays.after_key = 0;
+    c.delays.after_arrow = 0;
+    c.delays.settle = 1;
+    c.watch.interval = 1;
+    c.watch.once_timeout = 300;
+    c.watch.debug_dir = Some(PathBuf::from(debug_dir));
+    c
+}
+
+pub type SimBot = Bot<SimScreen, SimReader, SimInput>;
+
+/// A bot over the simulated game; `dry_run` sends moves to the returned output.
+pub fn bot(game: &Shared, config: Config, dry_run: bool) -> (SimBot, Output, Arc<AtomicBool>) {
+    let out = Output::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let bot = Bot::new(
+        SimScreen(game.clone()),
+        SimReader(game.clone()),
+        SimInput(game.clone()),
+        config,
+        dry_run,
+        Box::new(out.clone()),
+        stop.clone(),
+    );
+    (bot, out, stop)
+}
