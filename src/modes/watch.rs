@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use tracing::info;
@@ -12,7 +13,7 @@ use tracing::info;
 use crate::bot::{self, Bot, Outcome};
 use crate::config::{self, Source};
 use crate::input::{EnigoInput, Input, NoInput};
-use crate::screen::{self, X11Screen};
+use crate::screen::{self, MatchKind, ScreenError, WindowInfo, X11Screen};
 use crate::vision::Reader;
 use crate::{Failure, UsageError};
 
@@ -45,11 +46,10 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
             )
         })?;
 
-    let windows = screen::list_windows()?;
-    let (window, kind) = screen::choose_window(&windows, &wanted)?;
+    let (window, kind) = find_window(&wanted)?;
     info!("playing window {} (matched by {kind})", window.describe());
     let title = window.title.clone();
-    let screen = X11Screen::open(window)?;
+    let screen = X11Screen::open(&window)?;
     let reader = Reader::new().context("starting the OCR engine")?;
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -71,6 +71,23 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
         )
     };
     result.with_context(|| format!("playing window \"{title}\""))
+}
+
+/// Finds the window to play. A window that is just opening may not be listed yet, so a
+/// window that matches nothing is looked for again for a moment before giving up.
+fn find_window(wanted: &str) -> anyhow::Result<(WindowInfo, MatchKind)> {
+    const PATIENCE: Duration = Duration::from_millis(1500);
+    let start = Instant::now();
+    loop {
+        let windows = screen::list_windows()?;
+        match screen::choose_window(&windows, wanted) {
+            Ok((window, kind)) => return Ok((window.clone(), kind)),
+            Err(ScreenError::NoMatch { .. }) if start.elapsed() < PATIENCE => {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// Runs the bot in the chosen mode and turns how it ended into an exit code.

@@ -1,1 +1,306 @@
-//! (e2e desktop: to be written)
+//! A virtual desktop for end-to-end tests: Xvfb on a display it picks itself, openbox
+//! (xcap lists windows only under a window manager), and real games in it.
+//!
+//! Every process is started in its own process group and the whole group is killed when
+//! the [`Desktop`] is dropped, also when a test fails half way.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running virtual display with the processes started on it.
+pub struct Desktop {
+    /// `:N`
+    pub display: String,
+    children: Vec<Child>,
+    /// A writable HOME and scratch folder for the games and the test.
+    pub dir: tempfile::TempDir,
+}
+
+/// Starts a desktop, or `None` (with a loud message) when Xvfb is not installed. CI
+/// installs it, so there the e2e tests always run.
+pub fn start() -> Option<Desktop> {
+    if Command::new("Xvfb")
+        .arg("-help")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_err()
+    {
+        eprintln!("\n*** SKIPPED: Xvfb is not installed, so no end-to-end test ran. Install it with scripts/setup.sh --test ***\n");
+        return None;
+    }
+    Some(Desktop::new())
+}
+
+impl Desktop {
+    fn new() -> Desktop {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // -displayfd: Xvfb picks a free display number itself and prints it.
+        let mut xvfb = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x1024x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("start Xvfb");
+        let mut line = String::new();
+        BufReader::new(xvfb.stdout.take().expect("Xvfb stdout"))
+            .read_line(&mut line)
+            .expect("Xvfb display number");
+        let display = format!(":{}", line.trim());
+        let mut desktop = Desktop {
+            display,
+            children: vec![xvfb],
+            dir,
+        };
+        assert!(
+            line.trim().parse::<u32>().is_ok(),
+            "Xvfb did not say its display: {line:?}"
+        );
+        let openbox = desktop.command("openbox");
+        desktop.spawn(openbox);
+        // openbox is ready when it has set up the stacking list on the root window.
+        desktop.wait_until(Duration::from_secs(10), "openbox to start", |d| {
+            d.run("xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
+                .status
+                .success()
+        });
+        desktop
+    }
+
+    /// A command that runs on this display with HOME in the scratch folder.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut c = Command::new(program);
+        c.env("DISPLAY", &self.display)
+            .env("HOME", self.home())
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("DBUS_SESSION_BUS_ADDRESS")
+            .env("XDG_SESSION_TYPE", "x11");
+        c
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// Starts a background process in its own process group (killed on drop).
+    pub fn spawn(&mut self, mut command: Command) {
+        std::fs::create_dir_all(self.home()).expect("home dir");
+        let child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("spawn");
+        self.children.push(child);
+    }
+
+    /// Runs a command on this display to the end.
+    pub fn run(&self, program: &str, args: &[&str]) -> Output {
+        self.command(program)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("run {program}: {e}"))
+    }
+
+    /// Polls `check` every 100 ms until it holds; panics after `limit`.
+    pub fn wait_until(&self, limit: Duration, what: &str, mut check: impl FnMut(&Desktop) -> bool) {
+        let start = Instant::now();
+        while !check(self) {
+            assert!(
+                start.elapsed() < limit,
+                "timed out after {limit:?} waiting for {what}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Ids of the visible windows whose title matches the regular expression.
+    pub fn find_windows(&self, title_regex: &str) -> Vec<String> {
+        let out = self.run(
+            "xdotool",
+            &["search", "--onlyvisible", "--name", title_regex],
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    pub fn window_title(&self, id: &str) -> String {
+        String::from_utf8_lossy(&self.run("xdotool", &["getwindowname", id]).stdout)
+            .trim()
+            .to_string()
+    }
+
+    /// Starts GNOME Sudoku 43 (in its own D-Bus session), picks Easy in its "Select
+    /// Difficulty" window (Easy is the highlighted row: Return picks it), and waits for
+    /// the game window "Sudoku". Returns its window id.
+    pub fn start_gnome_sudoku_easy(&mut self) -> String {
+        let mut game = self.command("dbus-run-session");
+        game.args(["--", "/usr/games/gnome-sudoku"]);
+        self.spawn(game);
+        let mut chooser = Vec::new();
+        self.wait_until(
+            Duration::from_secs(30),
+            "GNOME Sudoku's Select Difficulty window",
+            |d| {
+                chooser = d.find_windows("^Select Difficulty$");
+                !chooser.is_empty()
+            },
+        );
+        let id = chooser[0].clone();
+        let mut window = Vec::new();
+        self.wait_until(Duration::from_secs(20), "the game window \"Sudoku\"", |d| {
+            // Focus the chooser and press Return until the title changes (the first key
+            // can arrive before the list is ready).
+            d.run("xdotool", &["windowactivate", "--sync", &id]);
+            d.run("xdotool", &["key", "Return"]);
+            std::thread::sleep(Duration::from_millis(300));
+            window = d.find_windows("^Sudoku$");
+            window.iter().any(|w| d.is_managed(w))
+        });
+        window.retain(|w| self.is_managed(w));
+        // Let it draw the puzzle.
+        std::thread::sleep(Duration::from_millis(700));
+        window[0].clone()
+    }
+
+    /// Starts our web game in Chromium's app mode; returns the window id of "Web Sudoku".
+    pub fn start_web_sudoku(&mut self, query: &str, width: u32, height: u32) -> String {
+        let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/web/sudoku.html");
+        let profile = self
+            .dir
+            .path()
+            .join(format!("chromium-{}", self.children.len()));
+        let mut browser = self.command("chromium");
+        browser.args([
+            "--no-sandbox",
+            "--test-type",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--password-store=basic",
+            &format!("--user-data-dir={}", profile.display()),
+            &format!("--window-size={width},{height}"),
+            "--window-position=0,0",
+            &format!("--app=file://{}?{query}", page.display()),
+        ]);
+        self.spawn(browser);
+        let mut window = Vec::new();
+        self.wait_until(
+            Duration::from_secs(60),
+            "Chromium's \"Web Sudoku\" window",
+            |d| {
+                window = d.find_windows("^Web Sudoku$");
+                window.iter().any(|w| d.is_managed(w))
+            },
+        );
+        window.retain(|w| self.is_managed(w));
+        std::thread::sleep(Duration::from_millis(1000));
+        window[0].clone()
+    }
+
+    /// True when the window manager lists the window (xcap sees only those).
+    pub fn is_managed(&self, id: &str) -> bool {
+        let Ok(id) = id.parse::<u64>() else {
+            return false;
+        };
+        let list = self.run("xprop", &["-root", "_NET_CLIENT_LIST"]);
+        String::from_utf8_lossy(&list.stdout)
+            .split(|c| c == '#' || c == ',')
+            .skip(1)
+            .any(|w| u64::from_str_radix(w.trim().trim_start_matches("0x"), 16).ok() == Some(id))
+    }
+
+    /// A PNG of the whole screen.
+    pub fn screenshot(&self, path: &Path) {
+        let out = self.run(
+            "import",
+            &["-window", "root", path.to_str().expect("utf-8 path")],
+        );
+        assert!(
+            out.status.success(),
+            "screenshot failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// A PNG of one window's client area.
+    pub fn window_shot(&self, id: &str, path: &Path) {
+        let out = self.run(
+            "import",
+            &["-window", id, path.to_str().expect("utf-8 path")],
+        );
+        assert!(
+            out.status.success(),
+            "window screenshot failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Runs sudoku-bot on this display.
+    pub fn bot(&self, args: &[&str]) -> Output {
+        self.command(env!("CARGO_BIN_EXE_sudoku-bot"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .expect("run sudoku-bot")
+    }
+
+    /// Windows the window manager knows that are transient for (dialogs of) `id`.
+    pub fn dialogs_of(&self, id: &str) -> Vec<String> {
+        let list = self.run("xprop", &["-root", "_NET_CLIENT_LIST"]);
+        let text = String::from_utf8_lossy(&list.stdout).to_string();
+        let main: u64 = id.parse().unwrap_or(0);
+        text.split(|c| c == '#' || c == ',')
+            .skip(1)
+            .filter_map(|w| u64::from_str_radix(w.trim().trim_start_matches("0x"), 16).ok())
+            .filter(|&w| {
+                let p = self.run("xprop", &["-id", &w.to_string(), "WM_TRANSIENT_FOR"]);
+                let s = String::from_utf8_lossy(&p.stdout).to_string();
+                s.split("# ")
+                    .nth(1)
+                    .and_then(|v| u64::from_str_radix(v.trim().trim_start_matches("0x"), 16).ok())
+                    == Some(main)
+            })
+            .map(|w| w.to_string())
+            .collect()
+    }
+}
+
+impl Drop for Desktop {
+    fn drop(&mut self) {
+        // Newest first, Xvfb last; each child leads its own process group.
+        for child in self.children.iter_mut().rev() {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &group])
+                .stderr(Stdio::null())
+                .status();
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        for child in self.children.iter_mut().rev() {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &group])
+                .stderr(Stdio::null())
+                .status();
+            let _ = child.wait();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! End to end with the real GNOME Sudoku 43 under Xvfb: the built binary finds the
+//! window, reads the puzzle, plays it with synthetic input, and the game itself says it
+//! is solved (its "Well done" dialog opens). Also the dry run, and the errors a user
+//! meets first: a window that does not exist, a bad configuration file.
+//!
+//! Skipped (loudly) only when Xvfb is not installed.
+
+mod support;
+
+use std::time::Instant;
+
+use support::desktop;
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn plays_an_easy_puzzle_until_the_game_says_solved() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let window = desk.start_gnome_sudoku_easy();
+    assert!(
+        desk.dialogs_of(&window).is_empty(),
+        "a dialog is open before playing"
+    );
+
+    let start = Instant::now();
+    let out = desk.bot(&["--window", "Sudoku", "--once", "-v"]);
+    let took = start.elapsed();
+    let stderr = text(&out.stderr);
+    let shot = desk.dir.path().join("after.png");
+    desk.screenshot(&shot);
+    assert!(
+        out.status.success(),
+        "bot failed ({:?}): {stderr}",
+        out.status
+    );
+
+    // The game's own verdict: GNOME Sudoku opens its completion dialog only when the
+    // board is full and right.
+    let mut dialogs = Vec::new();
+    desk.wait_until(
+        std::time::Duration::from_secs(5),
+        "GNOME Sudoku's completion dialog",
+        |d| {
+            dialogs = d.dialogs_of(&window);
+            !dialogs.is_empty()
+        },
+    );
+    assert!(stderr.contains("solved: entered"), "{stderr}");
+    let entered = stderr
+        .lines()
+        .find(|l| l.contains("entered") && l.contains(" ms"))
+        .unwrap_or("");
+    eprintln!(
+        "GNOME Sudoku Easy: bot launch to exit {} ms; {entered}",
+        took.as_millis()
+    );
+    // Keep the final screen for people to look at when asked.
+    if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
+        let _ = std::fs::copy(
+            &shot,
+            std::path::Path::new(&dir).join("gnome-sudoku-after.png"),
+        );
+    }
+}
+
+#[test]
+fn dry_run_prints_one_move_per_empty_cell_and_touches_nothing() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let window = desk.start_gnome_sudoku_easy();
+    let before = desk.dir.path().join("before.png");
+    desk.window_shot(&window, &before);
+
+    let out = desk.bot(&["--window", "Sudoku", "--once", "--dry-run"]);
+    assert!(
+        out.status.success(),
+        "dry run failed: {}",
+        text(&out.stderr)
+    );
+    let stdout = text(&out.stdout);
+    let moves: Vec<&str> = stdout.lines().collect();
+
+    // As many moves as the picture has empty cells, each `rRcC=D at (X,Y)` with X,Y
+    // inside the game window.
+    let read = desk.bot(&["read", before.to_str().unwrap()]);
+    let puzzle = text(&read.stdout).lines().next().unwrap_or("").to_string();
+    assert_eq!(
+        puzzle.len(),
+        81,
+        "could not read the puzzle back: {}",
+        text(&read.stderr)
+    );
+    assert_eq!(moves.len(), puzzle.matches('.').count(), "{stdout}");
+    let geometry = text(&desk.run("xdotool", &["getwindowgeometry", &window]).stdout);
+    let (wx, wy, ww, wh) = parse_geometry(&geometry);
+    for m in &moves {
+        let (cell, at) = m
+            .split_once(" at ")
+            .unwrap_or_else(|| panic!("bad move line {m:?}"));
+        assert!(
+            cell.len() == 6 && cell.starts_with('r') && &cell[2..3] == "c" && &cell[4..5] == "=",
+            "{m}"
+        );
+        let (x, y) = at
+            .trim_matches(|c| c == '(' || c == ')')
+            .split_once(',')
+            .expect("(X,Y)");
+        let (x, y): (i32, i32) = (x.parse().expect("X"), y.parse().expect("Y"));
+        assert!(
+            x > wx && x < wx + ww && y > wy && y < wy + wh,
+            "{m} is outside the window {geometry}"
+        );
+    }
+
+    // Untouched: the grid looks the same, and no cell got a digit.
+    let after = desk.dir.path().join("after.png");
+    desk.window_shot(&window, &after);
+    let read_after = desk.bot(&["read", after.to_str().unwrap()]);
+    assert_eq!(
+        text(&read_after.stdout).lines().next().unwrap_or(""),
+        puzzle
+    );
+    let (a, b) = (
+        image::open(&before).unwrap().to_rgba8(),
+        image::open(&after).unwrap().to_rgba8(),
+    );
+    // Below the header bar (its clock ticks), every pixel is unchanged.
+    let differing = (60..a.height().min(b.height()))
+        .flat_map(|y| (0..a.width().min(b.width())).map(move |x| (x, y)))
+        .filter(|&(x, y)| a.get_pixel(x, y) != b.get_pixel(x, y))
+        .count();
+    assert_eq!(differing, 0, "the dry run changed the game window");
+}
+
+#[test]
+fn missing_window_and_bad_config_are_clear_errors() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    desk.start_gnome_sudoku_easy();
+
+    let out = desk.bot(&["--window", "Solitaire", "--once"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("no window matches \"Solitaire\""),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\"Sudoku\""),
+        "the message should list the windows open: {stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+
+    let config = desk.dir.path().join("bad.toml");
+    std::fs::write(&config, "[delays]\nafter_click = 10\nspeed = \"max\"\n").unwrap();
+    let out = desk.bot(&[
+        "--window",
+        "Sudoku",
+        "--once",
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.toml line 3") && stderr.contains("speed"),
+        "{stderr}"
+    );
+    // Refused before touching anything: the game has no digit entered and no dialog.
+    let windows = desk.bot(&["windows"]);
+    let listing = text(&windows.stdout);
+    assert!(
+        listing
+            .lines()
+            .any(|l| l.starts_with("Sudoku\tGnome-sudoku\t")),
+        "{listing}"
+    );
+}
+
+#[test]
+fn user_moving_the_mouse_stops_the_bot() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let window = desk.start_gnome_sudoku_easy();
+    // Slow the bot down so there is time to interfere.
+    let config = desk.dir.path().join("slow.toml");
+    std::fs::write(&config, "[delays]\nafter_click = 60\nafter_key = 60\n").unwrap();
+    let mut bot = desk
+        .command(env!("CARGO_BIN_EXE_sudoku-bot"))
+        .args([
+            "--window",
+            "Sudoku",
+            "--once",
+            "-v",
+            "--config",
+            config.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the bot");
+    // Once the bot says it starts playing, give it a few moves, then grab the mouse.
+    let mut stderr = String::new();
+    let lines = std::io::BufRead::lines(std::io::BufReader::new(bot.stderr.take().unwrap()));
+    let mut moved = false;
+    for line in lines.map_while(Result::ok) {
+        stderr.push_str(&line);
+        stderr.push('\n');
+        if !moved && line.contains("cells to fill") {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            desk.run("xdotool", &["mousemove", "5", "5"]);
+            moved = true;
+        }
+    }
+    let out = bot.wait_with_output().expect("bot exit");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the mouse moved") && stderr.contains("took over"),
+        "{stderr}"
+    );
+    assert!(
+        desk.dialogs_of(&window).is_empty(),
+        "the bot finished the game anyway"
+    );
+}
+
+/// `Position: 270,169 (screen: 0)` / `Geometry: 740x686` from xdotool.
+fn parse_geometry(text: &str) -> (i32, i32, i32, i32) {
+    let mut nums = text
+        .split(|c: char| !c.is_ascii_digit() && c != '-')
+        .filter(|s| !s.is_empty() && *s != "-")
+        .filter_map(|s| s.parse::<i32>().ok());
+    let _id = nums.next();
+    let (x, y) = (nums.next().unwrap(), nums.next().unwrap());
+    let _screen = nums.next();
+    (x, y, nums.next().unwrap(), nums.next().unwrap())
+}
