@@ -313,6 +313,21 @@ mod tests {
     }
 
     #[test]
+    fn every_profile_is_valid() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/profiles");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let config = load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+                assert!(config.window.title.is_some(), "{} names no window", path.display());
+                seen += 1;
+            }
+        }
+        assert!(seen >= 2, "profiles missing in {}", dir.display());
+    }
+
+    #[test]
     fn example_file_is_valid_and_matches_defaults() {
         let text = include_str!("../config/config.example.toml");
         let parsed = parse(text, "config.example.toml").unwrap();

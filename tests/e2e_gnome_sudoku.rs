@@ -241,3 +241,43 @@ fn parse_geometry(text: &str) -> (i32, i32, i32, i32) {
     let _screen = nums.next();
     (x, y, nums.next().unwrap(), nums.next().unwrap())
 }
+
+#[test]
+fn watching_ends_cleanly_on_ctrl_c() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    desk.start_gnome_sudoku_easy();
+    // Without --once the bot watches for ever; a dry run prints the puzzle's moves once.
+    let bot = desk
+        .command(env!("CARGO_BIN_EXE_sudoku-bot"))
+        .args(["--window", "Sudoku", "--dry-run"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the bot");
+    let pid = bot.id().to_string();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    desk.run("kill", &["-INT", &pid]);
+    let out = bot.wait_with_output().expect("bot exit");
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "Ctrl+C should end the watch cleanly: {}",
+        text(&out.stderr)
+    );
+    assert!(
+        stdout.lines().count() > 20
+            && stdout
+                .lines()
+                .all(|l| l.contains('=') && l.contains(" at (")),
+        "{stdout}"
+    );
+    // Printed once, not again on every look at the unchanged window.
+    let mut lines: Vec<&str> = stdout.lines().collect();
+    let total = lines.len();
+    lines.sort_unstable();
+    lines.dedup();
+    assert_eq!(lines.len(), total, "moves printed twice:\n{stdout}");
+}

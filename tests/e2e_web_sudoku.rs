@@ -79,3 +79,22 @@ fn plays_with_a_number_pad_beside_the_grid_using_arrow_keys() {
         "[input]\nmethod = \"keys\"\n",
     );
 }
+
+#[test]
+fn plays_with_the_number_pad_using_the_profile() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let profile = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/config/profiles/web-sudoku.toml"
+    ))
+    .unwrap();
+    play(
+        &mut desk,
+        "theme=shaded&cell=48&pad=right",
+        760,
+        700,
+        &profile,
+    );
+}
