@@ -3,15 +3,17 @@
 # against, and their MANIFEST (one line a picture: FILE GRID  # what it shows).
 #
 #   scripts/make-fixtures.sh            all groups (about 4 minutes on 2 cores)
-#   scripts/make-fixtures.sh web        only some groups: web, gnome, solo
+#   scripts/make-fixtures.sh web        only some groups: web, gnome, solo, fltk, nudoku
 #
 # Not run by CI. Requirements (Debian 12 packages):
 #   chromium fonts-dejavu-core fonts-liberation   the web page (headless screenshots)
 #   xvfb openbox x11-utils xdotool imagemagick    a virtual screen, window control, capture
 #   gnome-sudoku dbus dbus-x11                    GNOME Sudoku 43
 #   sgt-puzzles                                   Simon Tatham's "solo"
+#   fltk1.3-games                                 FLTK's sudoku (flsudoku)
+#   nudoku tmux                                   a terminal sudoku, and reading its screen
 #   xterm x11-apps                                other windows for whole-screen pictures
-#   python3 (standard library only)
+#   python3 (standard library, with tkinter for the clipboard)
 # and the puzzle corpora in ../shared/datasets/puzzles (or set SUDOKU_DATASETS).
 # The script starts its own Xvfb (1280x1024) and openbox on a free display and stops
 # them at the end. Every label is computed and checked, never typed: see
@@ -21,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 fixtures=$root/scripts/fixtures
 out=$root/fixtures/screens
 groups=("$@")
-((${#groups[@]})) || groups=(web gnome solo)
+((${#groups[@]})) || groups=(web gnome solo fltk nudoku)
 mkdir -p "$out"
 parts=$(mktemp -d)
 
@@ -62,7 +64,9 @@ for g in "${groups[@]}"; do
     web) python3 "$fixtures/web_fixtures.py" "$out" >"$parts/$g" ;;
     gnome) "$fixtures/gnome.sh" "$out" >"$parts/$g" ;;
     solo) "$fixtures/solo.sh" "$out" >"$parts/$g" ;;
-    *) echo "make-fixtures: unknown group $g (web, gnome, solo)" >&2; exit 2 ;;
+    fltk) "$fixtures/fltk.sh" "$out" >"$parts/$g" ;;
+    nudoku) "$fixtures/nudoku.sh" "$out" >"$parts/$g" ;;
+    *) echo "make-fixtures: unknown group $g (web, gnome, solo, fltk, nudoku)" >&2; exit 2 ;;
   esac
 done
 
