@@ -311,6 +311,8 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     finished: Option<Grid>,
     /// Why the last picture that was read gave nothing to do.
     last_reason: String,
+    /// When the last key or click was sent.
+    last_input: Option<Instant>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -337,12 +339,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             grid_area: None,
             finished: None,
             last_reason: String::new(),
+            last_input: None,
         }
     }
 
     /// The input device (tests look at what was sent).
     pub fn input(&self) -> &I {
         &self.input
+    }
+
+    /// When the bot last sent a key or a click.
+    pub fn last_input(&self) -> Option<Instant> {
+        self.last_input
     }
 
     /// Plays one puzzle: waits for a playable grid (at most `watch.once_timeout`), plays
@@ -594,6 +602,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 _ => self.input.key(Key::Digit(m.digit))?,
             }
             selected = Some(m.cell);
+            self.last_input = Some(Instant::now());
             self.pause(delays.after_key);
         }
         info!(
@@ -754,7 +763,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             .watch
             .debug_dir
             .clone()
-            .unwrap_or_else(|| std::env::temp_dir().join("sudoku-bot"));
+            .unwrap_or_else(default_debug_dir);
         let mut canvas = picture.to_rgba8();
         if let Some(reading) = reading {
             for &i in cells {
@@ -808,6 +817,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             std::thread::sleep((end - now).min(Duration::from_millis(50)));
         }
     }
+}
+
+/// Where pictures of refused reads go when `watch.debug_dir` is not set.
+pub fn default_debug_dir() -> PathBuf {
+    std::env::temp_dir().join("sudoku-bot")
 }
 
 /// Why we must wait when a window stacked above covers `area`, else `None`.
@@ -914,11 +928,6 @@ pub fn describe(outcome: &Outcome) -> String {
         Outcome::Planned { moves, .. } => format!("dry run: {moves} moves printed"),
         Outcome::Stopped => "stopped".into(),
     }
-}
-
-/// Picture files written while debugging land here when no folder is configured.
-pub fn default_debug_dir() -> PathBuf {
-    std::env::temp_dir().join("sudoku-bot")
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ pub struct Options {
 /// stops here, before anything is touched), find the window, then play until Ctrl+C
 /// (or one puzzle with --once).
 pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
     let (config, source) = config::load(opts.config.as_deref())?;
     match &source {
         Source::File(path) => info!("configuration from {}", path.display()),
@@ -62,12 +63,14 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
         drive(
             Bot::new(screen, reader, NoInput, config, true, out, stop),
             opts.once,
+            started,
         )
     } else {
         let input = EnigoInput::open(config.delays.x11_event)?;
         drive(
             Bot::new(screen, reader, input, config, false, out, stop),
             opts.once,
+            started,
         )
     };
     result.with_context(|| format!("playing window \"{title}\""))
@@ -94,13 +97,21 @@ fn find_window(wanted: &str) -> anyhow::Result<(WindowInfo, MatchKind)> {
 fn drive<S: screen::Screen, I: Input>(
     mut bot: Bot<S, Reader, I>,
     once: bool,
+    started: Instant,
 ) -> anyhow::Result<ExitCode> {
     if !once {
         bot.watch()?;
         info!("stopped by Ctrl+C");
         return Ok(ExitCode::SUCCESS);
     }
-    match bot.run_once()? {
+    let outcome = bot.run_once();
+    if let Some(last) = bot.last_input() {
+        info!(
+            "last keystroke {} ms after start",
+            last.duration_since(started).as_millis()
+        );
+    }
+    match outcome? {
         Outcome::Stopped => {
             Err(Failure("stopped by Ctrl+C before the puzzle was solved".into()).into())
         }
