@@ -14,9 +14,17 @@ const DIGIT_HEIGHT: u32 = 28;
 /// White margin around the digit.
 const PADDING: u32 = 12;
 
-/// The OCR engine.
+/// The OCR engine. It starts on a background thread (Tesseract takes 50-200 ms to
+/// load its model) so that decoding the picture and locating the grid overlap with it;
+/// the first read waits for it.
 pub struct Ocr {
-    engine: LepTess,
+    engine: Engine,
+}
+
+enum Engine {
+    Starting(std::thread::JoinHandle<Result<LepTess, String>>),
+    Ready(LepTess),
+    Failed(String),
 }
 
 /// One answer: a digit and Tesseract's confidence (0..1).
@@ -26,17 +34,47 @@ pub struct OcrDigit {
     pub confidence: f32,
 }
 
+fn start_engine() -> Result<LepTess, String> {
+    let t0 = std::time::Instant::now();
+    let mut engine = LepTess::new(None, "eng").map_err(|e| {
+        format!("could not start Tesseract ({e}); install tesseract-ocr-eng (scripts/setup.sh)")
+    })?;
+    engine
+        .set_variable(Variable::TesseditCharWhitelist, "123456789")
+        .map_err(|e| format!("could not configure Tesseract: {e}"))?;
+    let _ = engine.set_variable(Variable::TesseditPagesegMode, "10");
+    tracing::debug!("Tesseract started in {:?}", t0.elapsed());
+    Ok(engine)
+}
+
 impl Ocr {
-    /// Starts Tesseract with the English model (found by leptess in the system's tessdata).
-    pub fn new() -> Result<Ocr, String> {
-        let mut engine = LepTess::new(None, "eng").map_err(|e| {
-            format!("could not start Tesseract ({e}); install tesseract-ocr-eng (scripts/setup.sh)")
-        })?;
-        engine
-            .set_variable(Variable::TesseditCharWhitelist, "123456789")
-            .map_err(|e| format!("could not configure Tesseract: {e}"))?;
-        let _ = engine.set_variable(Variable::TesseditPagesegMode, "10");
-        Ok(Ocr { engine })
+    /// Starts Tesseract with the English model (found by leptess in the system's
+    /// tessdata) in the background.
+    pub fn new() -> Ocr {
+        Ocr {
+            engine: Engine::Starting(std::thread::spawn(start_engine)),
+        }
+    }
+
+    /// The engine, once started; the error says why it could not start.
+    pub fn engine(&mut self) -> Result<&mut LepTess, String> {
+        if let Engine::Starting(_) = self.engine {
+            let Engine::Starting(handle) =
+                std::mem::replace(&mut self.engine, Engine::Failed(String::new()))
+            else {
+                unreachable!()
+            };
+            self.engine = match handle.join() {
+                Ok(Ok(e)) => Engine::Ready(e),
+                Ok(Err(msg)) => Engine::Failed(msg),
+                Err(_) => Engine::Failed("Tesseract crashed while starting".into()),
+            };
+        }
+        match &mut self.engine {
+            Engine::Ready(e) => Ok(e),
+            Engine::Failed(msg) => Err(msg.clone()),
+            Engine::Starting(_) => unreachable!(),
+        }
     }
 
     /// Reads one digit from a dark-on-light glyph image cropped to its ink. `None` when
@@ -50,11 +88,12 @@ impl Ocr {
     /// exactly one digit comes back for each glyph.
     pub fn read_line(&mut self, glyphs: &[GrayImage]) -> Option<(Vec<u8>, f32)> {
         let line = line_of(glyphs);
-        let _ = self.engine.set_variable(Variable::TesseditPagesegMode, "7");
-        self.engine.set_image_from_mem(&to_pnm(&line)).ok()?;
-        self.engine.set_source_resolution(300);
-        let text = self.engine.get_utf8_text().ok()?;
-        let conf = self.engine.mean_text_conf();
+        let engine = self.engine().ok()?;
+        let _ = engine.set_variable(Variable::TesseditPagesegMode, "7");
+        engine.set_image_from_mem(&to_pnm(&line)).ok()?;
+        engine.set_source_resolution(300);
+        let text = engine.get_utf8_text().ok()?;
+        let conf = engine.mean_text_conf();
         let digits: Vec<u8> = text
             .chars()
             .filter(|c| !c.is_whitespace())
@@ -71,11 +110,12 @@ impl Ocr {
 
     fn read_at(&mut self, glyph: &GrayImage, height: u32, psm: &str) -> Option<OcrDigit> {
         let crop = prepare(glyph, height);
-        let _ = self.engine.set_variable(Variable::TesseditPagesegMode, psm);
-        self.engine.set_image_from_mem(&to_pnm(&crop)).ok()?;
-        self.engine.set_source_resolution(300);
-        let text = self.engine.get_utf8_text().ok()?;
-        let conf = self.engine.mean_text_conf();
+        let engine = self.engine().ok()?;
+        let _ = engine.set_variable(Variable::TesseditPagesegMode, psm);
+        engine.set_image_from_mem(&to_pnm(&crop)).ok()?;
+        engine.set_source_resolution(300);
+        let text = engine.get_utf8_text().ok()?;
+        let conf = engine.mean_text_conf();
         let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
         match chars.as_slice() {
             [c @ '1'..='9'] => Some(OcrDigit {

@@ -63,7 +63,7 @@ impl Reader {
     /// Starts the OCR engine.
     pub fn new() -> Result<Reader, ReadError> {
         Ok(Reader {
-            ocr: Ocr::new().map_err(ReadError::Engine)?,
+            ocr: Ocr::new(),
             known: Vec::new(),
             classifier: None,
         })
@@ -108,6 +108,9 @@ impl Reader {
             .iter()
             .map(|g| g.as_ref().filter(|g| g.height() >= threshold))
             .collect();
+        if givens.iter().any(|g| g.is_some()) {
+            self.ocr.engine().map_err(ReadError::Engine)?;
+        }
         let reading = self.read_givens(&lattice, &givens);
         if let Some(dir) = debug_dir {
             debug::write_stages(dir, &rgb, &lattice, &glyphs, threshold, &reading);
