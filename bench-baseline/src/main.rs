@@ -3,12 +3,14 @@
 //!
 //! ```text
 //! cargo run --release -p bench-baseline -- PUZZLE_DIR [--limit N] [--reps R] [--seed S]
+//!                                              [--file-order]
 //! ```
 //!
 //! Each puzzle is first randomly permuted (digits relabelled, rows within bands, bands,
 //! columns within stacks, stacks, and a transpose half the time) with a fixed seed, as
 //! tdoku's benchmark does: in file order similar puzzles follow each other and flatter a
-//! solver. Both solvers get the same permuted puzzles, parse them from the 81-character
+//! solver (`--file-order` skips the permutation, to compare with timing the
+//! `sudoku-bot solve` process on a corpus file). Both solvers get the same permuted puzzles, parse them from the 81-character
 //! line, and must agree on every answer. Each corpus is timed `R` times for each solver,
 //! alternating, and the median is reported. Single thread.
 
@@ -31,6 +33,7 @@ struct Options {
     limit: usize,
     reps: usize,
     seed: u64,
+    file_order: bool,
 }
 
 fn main() -> ExitCode {
@@ -38,7 +41,9 @@ fn main() -> ExitCode {
         Ok(o) => o,
         Err(msg) => {
             eprintln!("bench-baseline: {msg}");
-            eprintln!("usage: bench-baseline PUZZLE_DIR [--limit N] [--reps R] [--seed S]");
+            eprintln!(
+                "usage: bench-baseline PUZZLE_DIR [--limit N] [--reps R] [--seed S] [--file-order]"
+            );
             return ExitCode::from(2);
         }
     };
@@ -57,6 +62,7 @@ fn parse_args() -> Result<Options, String> {
     let mut limit = usize::MAX;
     let mut reps = 5;
     let mut seed = 0x5eed_2026;
+    let mut file_order = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| {
@@ -71,6 +77,7 @@ fn parse_args() -> Result<Options, String> {
             "--limit" => limit = value("--limit")? as usize,
             "--reps" => reps = (value("--reps")? as usize).max(1),
             "--seed" => seed = value("--seed")?,
+            "--file-order" => file_order = true,
             _ if arg.starts_with('-') => return Err(format!("unknown option {arg}")),
             _ => dir = Some(PathBuf::from(arg)),
         }
@@ -81,6 +88,7 @@ fn parse_args() -> Result<Options, String> {
         limit,
         reps,
         seed,
+        file_order,
     })
 }
 
@@ -94,7 +102,11 @@ fn run(options: &Options) -> Result<bool, String> {
     );
     for name in CORPORA {
         let puzzles = load(&options.dir.join(name), options.limit)?;
-        let puzzles: Vec<String> = puzzles.iter().map(|p| permute(p, &mut rng)).collect();
+        let puzzles: Vec<String> = if options.file_order {
+            puzzles
+        } else {
+            puzzles.iter().map(|p| permute(p, &mut rng)).collect()
+        };
         let disagreements = compare(&puzzles);
         if disagreements > 0 {
             eprintln!("{name}: the solvers disagree on {disagreements} puzzles");
