@@ -367,7 +367,8 @@ mod tests {
             (43.0, 33.0, 36.0)
         );
         let last = lat.cells[80];
-        assert_eq!(last.x + last.w, 40.0 + 3.0 * 4.0 + 6.0 + 36.0 * 9.0);
+        // lines before the right edge of the last cell: 3 thick (3 px) and 6 thin (1 px)
+        assert_eq!(last.x + last.w, 40.0 + 3.0 * 3.0 + 6.0 + 36.0 * 9.0);
         assert!(lat.labels.iter().all(|l| l.is_some()));
     }
 

@@ -44,18 +44,12 @@ impl Region {
     }
 }
 
-/// The labelling: one label per pixel, and the statistics of each label.
+/// The labelling: the statistics of each region (no per-pixel labels are kept: the
+/// locator needs only boxes, areas and colours).
 pub struct Regions {
     pub width: u32,
     pub height: u32,
-    pub labels: Vec<u32>,
     pub regions: Vec<Region>,
-}
-
-impl Regions {
-    pub fn label_at(&self, x: u32, y: u32) -> u32 {
-        self.labels[(y * self.width + x) as usize]
-    }
 }
 
 fn find(parent: &mut [u32], mut i: u32) -> u32 {
@@ -74,64 +68,90 @@ fn close(a: &[u8], b: &[u8]) -> bool {
         && a[2].abs_diff(b[2]) <= FLAT_TOLERANCE
 }
 
-/// Labels the flat-colour regions of `img`.
+/// A horizontal run of pixels joined left to right.
+struct Run {
+    y: u32,
+    x0: u32,
+    x1: u32,
+    sum: [u64; 3],
+}
+
+/// Labels the flat-colour regions of `img`: pixels are joined into horizontal runs,
+/// runs are joined to the runs above them wherever two stacked pixels are close, with
+/// union-find over runs (screenshots have long runs, so this is far cheaper than
+/// union-find over pixels).
 pub fn label_regions(img: &RgbImage) -> Regions {
     let (w, h) = img.dimensions();
-    let n = (w * h) as usize;
     let raw = img.as_raw();
-    let mut parent: Vec<u32> = (0..n as u32).collect();
+    let stride = w as usize * 3;
+    let mut runs: Vec<Run> = Vec::new();
+    let mut parent: Vec<u32> = Vec::new();
+    let mut above = vec![0u32; w as usize];
+    let mut here = vec![0u32; w as usize];
     for y in 0..h {
-        let row = (y * w) as usize;
-        for x in 0..w {
-            let i = row + x as usize;
-            let p = &raw[i * 3..i * 3 + 3];
-            if x + 1 < w && close(p, &raw[(i + 1) * 3..(i + 1) * 3 + 3]) {
-                union(&mut parent, i as u32, i as u32 + 1);
+        let row = &raw[y as usize * stride..(y as usize + 1) * stride];
+        for x in 0..w as usize {
+            let p = &row[x * 3..x * 3 + 3];
+            if x == 0 || !close(&row[(x - 1) * 3..x * 3], p) {
+                runs.push(Run {
+                    y,
+                    x0: x as u32,
+                    x1: x as u32,
+                    sum: [0; 3],
+                });
+                parent.push(runs.len() as u32 - 1);
             }
-            if y + 1 < h {
-                let j = i + w as usize;
-                if close(p, &raw[j * 3..j * 3 + 3]) {
-                    union(&mut parent, i as u32, j as u32);
+            let id = runs.len() as u32 - 1;
+            let r = &mut runs[id as usize];
+            r.x1 = x as u32;
+            r.sum[0] += p[0] as u64;
+            r.sum[1] += p[1] as u64;
+            r.sum[2] += p[2] as u64;
+            here[x] = id;
+        }
+        if y > 0 {
+            let prev = &raw[(y as usize - 1) * stride..y as usize * stride];
+            let mut last = (u32::MAX, u32::MAX);
+            for x in 0..w as usize {
+                let pair = (above[x], here[x]);
+                if pair != last && close(&prev[x * 3..x * 3 + 3], &row[x * 3..x * 3 + 3]) {
+                    let (a, b) = (find(&mut parent, pair.0), find(&mut parent, pair.1));
+                    if a != b {
+                        parent[a.max(b) as usize] = a.min(b);
+                    }
+                    last = pair;
                 }
             }
         }
+        std::mem::swap(&mut above, &mut here);
     }
-    // Compact the roots into labels 0..k and gather statistics.
-    let mut label_of_root = vec![u32::MAX; n];
-    let mut labels = vec![0u32; n];
+    let mut index_of_root = vec![u32::MAX; runs.len()];
     let mut regions: Vec<Region> = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            let i = (y * w + x) as usize;
-            let root = find(&mut parent, i as u32) as usize;
-            let mut l = label_of_root[root];
-            if l == u32::MAX {
-                l = regions.len() as u32;
-                label_of_root[root] = l;
-                regions.push(Region {
-                    x0: x,
-                    y0: y,
-                    x1: x,
-                    y1: y,
-                    ..Default::default()
-                });
-            }
-            labels[i] = l;
-            let r = &mut regions[l as usize];
-            r.area += 1;
-            r.x0 = r.x0.min(x);
-            r.x1 = r.x1.max(x);
-            r.y0 = r.y0.min(y);
-            r.y1 = r.y1.max(y);
-            for c in 0..3 {
-                r.sum[c] += raw[i * 3 + c] as u64;
-            }
+    for (i, run) in runs.iter().enumerate() {
+        let root = find(&mut parent, i as u32) as usize;
+        if index_of_root[root] == u32::MAX {
+            index_of_root[root] = regions.len() as u32;
+            regions.push(Region {
+                x0: run.x0,
+                y0: run.y,
+                x1: run.x1,
+                y1: run.y,
+                ..Default::default()
+            });
+        }
+        let r = &mut regions[index_of_root[root] as usize];
+        r.area += run.x1 - run.x0 + 1;
+        r.x0 = r.x0.min(run.x0);
+        r.x1 = r.x1.max(run.x1);
+        r.y0 = r.y0.min(run.y);
+        r.y1 = r.y1.max(run.y);
+        for c in 0..3 {
+            r.sum[c] += run.sum[c];
         }
     }
     Regions {
         width: w,
         height: h,
-        labels,
         regions,
     }
 }
@@ -180,20 +200,6 @@ pub fn smooth(img: &RgbImage, radius: u32) -> RgbImage {
     pass(&pass(img, true), false)
 }
 
-#[inline]
-fn union(parent: &mut [u32], a: u32, b: u32) {
-    let ra = find(parent, a);
-    let rb = find(parent, b);
-    if ra != rb {
-        // Keep the smaller index as root so roots appear in scan order.
-        if ra < rb {
-            parent[rb as usize] = ra;
-        } else {
-            parent[ra as usize] = rb;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,10 +218,10 @@ mod tests {
         }
         let r = label_regions(&img);
         assert_eq!(r.regions.len(), 3);
-        let left = r.regions[r.label_at(0, 0) as usize];
+        let left = r.regions[0];
         assert_eq!((left.width(), left.height(), left.area), (10, 10, 100));
-        let right = r.regions[r.label_at(20, 9) as usize];
-        assert_eq!(right.width(), 10);
         assert_eq!(left.mean(), [255, 255, 255]);
+        let right = r.regions[2];
+        assert_eq!((right.x0, right.width(), right.area), (11, 10, 100));
     }
 }
