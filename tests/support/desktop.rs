@@ -94,16 +94,23 @@ impl Desktop {
         self.dir.path().join("home")
     }
 
-    /// Starts a background process in its own process group (killed on drop).
-    pub fn spawn(&mut self, mut command: Command) {
+    /// Starts a background process in its own process group (killed on drop). Its
+    /// output goes to the returned log file.
+    pub fn spawn(&mut self, mut command: Command) -> PathBuf {
         std::fs::create_dir_all(self.home()).expect("home dir");
+        let log = self
+            .dir
+            .path()
+            .join(format!("process-{}.log", self.children.len()));
+        let file = std::fs::File::create(&log).expect("log file");
         let child = command
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(file)
             .process_group(0)
             .spawn()
             .expect("spawn");
         self.children.push(child);
+        log
     }
 
     /// Runs a command on this display to the end.
@@ -200,17 +207,24 @@ impl Desktop {
             "--window-position=0,0",
             &format!("--app=file://{}?{query}", page.display()),
         ]);
-        self.spawn(browser);
-        let mut window = Vec::new();
-        self.wait_until(
-            Duration::from_secs(60),
-            "Chromium's \"Web Sudoku\" window",
-            |d| {
-                window = d.find_windows("^Web Sudoku$");
-                window.iter().any(|w| d.is_managed(w))
-            },
-        );
-        window.retain(|w| self.is_managed(w));
+        let log = self.spawn(browser);
+        let start = Instant::now();
+        let window = loop {
+            let mut window = self.find_windows("^Web Sudoku$");
+            window.retain(|w| self.is_managed(w));
+            if !window.is_empty() {
+                break window;
+            }
+            if start.elapsed() > Duration::from_secs(90) {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                let tail: Vec<&str> = text.lines().rev().take(15).collect();
+                panic!(
+                    "no \"Web Sudoku\" window after 90 s; Chromium said:\n{}",
+                    tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
         std::thread::sleep(Duration::from_millis(1000));
         window[0].clone()
     }
