@@ -17,8 +17,10 @@ use super::Rect;
 
 /// A pixel is ink when some channel differs from the cell background by more than this.
 pub const INK_CONTRAST: u8 = 48;
-/// A glyph is a given when it is at least this share of the reference given height.
-const GIVEN_SHARE: f32 = 0.72;
+/// Two height clusters (pencil marks, givens) are this ratio apart at least.
+const HEIGHT_GAP: f32 = 1.2;
+/// The givens' cluster has at least this many glyphs (a unique puzzle has 17 givens).
+const MIN_GIVENS: usize = 17;
 /// ... and at least this share of the cell height (below it, it is a speck or a mark).
 const MIN_GIVEN_OF_CELL: f32 = 0.22;
 
@@ -195,21 +197,30 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
     })
 }
 
-/// The height a glyph needs to count as a given: [`GIVEN_SHARE`] of the reference
-/// height, and never below [`MIN_GIVEN_OF_CELL`] of the cell height. The reference is
-/// the median of the glyphs at least 0.6 of the tallest: the givens themselves, not
-/// pencil marks (0.3-0.5 of them) and not the odd taller blob where a digit touches
-/// marks beside it.
+/// The height a glyph needs to count as a given. Glyph heights form one cluster
+/// (givens only) or two (pencil marks below givens, 0.3-0.6 of their height): the
+/// threshold goes in the widest gap between sorted heights, when that gap is a ratio of
+/// at least [`HEIGHT_GAP`] and leaves at least [`MIN_GIVENS`] glyphs above it (a puzzle
+/// has 17 givens or more; one taller blob where a digit touches a mark must not set the
+/// bar). Never below [`MIN_GIVEN_OF_CELL`] of the cell height.
 pub fn given_height_threshold(glyphs: &[Option<Glyph>], cell_height: f32) -> f32 {
-    let heights: Vec<f32> = glyphs.iter().flatten().map(|g| g.height()).collect();
-    let tallest = heights.iter().copied().fold(0.0, f32::max);
-    let mut tall: Vec<f32> = heights
-        .into_iter()
-        .filter(|&h| h >= 0.6 * tallest)
+    let floor = MIN_GIVEN_OF_CELL * cell_height;
+    let mut heights: Vec<f32> = glyphs
+        .iter()
+        .flatten()
+        .map(|g| g.height())
+        .filter(|&h| h >= floor)
         .collect();
-    tall.sort_by(f32::total_cmp);
-    let reference = tall.get(tall.len() / 2).copied().unwrap_or(0.0);
-    (GIVEN_SHARE * reference).max(MIN_GIVEN_OF_CELL * cell_height)
+    heights.sort_by(f32::total_cmp);
+    let n = heights.len();
+    let mut best: Option<(f32, f32)> = None; // (ratio, threshold)
+    for i in 0..n.saturating_sub(1) {
+        let ratio = heights[i + 1] / heights[i];
+        if ratio >= HEIGHT_GAP && n - 1 - i >= MIN_GIVENS && best.is_none_or(|b| ratio > b.0) {
+            best = Some((ratio, (heights[i] + heights[i + 1]) / 2.0));
+        }
+    }
+    best.map(|b| b.1).unwrap_or(floor).max(floor)
 }
 
 #[cfg(test)]
@@ -275,8 +286,16 @@ mod tests {
                 ink: GrayImage::new(1, 1),
             })
         };
-        let glyphs = vec![g(20.0), g(21.0), g(20.0), g(9.0), g(10.0), None];
+        // 20 givens 20-21 px high, 30 pencil marks 9-12 px, one 27 px blob (a digit
+        // touching a mark): the bar falls between marks and givens.
+        let mut glyphs: Vec<Option<Glyph>> = (0..20).map(|k| g(20.0 + (k % 2) as f32)).collect();
+        glyphs.extend((0..30).map(|k| g(9.0 + (k % 4) as f32)));
+        glyphs.push(g(27.0));
+        glyphs.push(None);
         let t = given_height_threshold(&glyphs, 40.0);
-        assert!(t > 10.0 && t < 20.0, "threshold {t}");
+        assert!(t > 12.0 && t < 20.0, "threshold {t}");
+        // Givens alone: every glyph above the floor counts.
+        let alone: Vec<Option<Glyph>> = (0..25).map(|k| g(18.0 + (k % 3) as f32)).collect();
+        assert!(given_height_threshold(&alone, 40.0) <= 18.0);
     }
 }
