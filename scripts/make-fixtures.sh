@@ -2,7 +2,7 @@
 # Regenerates fixtures/screens/: the labelled sudoku screenshots the reader is tested
 # against, and their MANIFEST (one line a picture: FILE GRID  # what it shows).
 #
-#   scripts/make-fixtures.sh            all groups (about 4 minutes on 2 cores)
+#   scripts/make-fixtures.sh            all groups (5-7 minutes on 2 busy cores)
 #   scripts/make-fixtures.sh web        only some groups: web, gnome, solo, fltk, nudoku
 #
 # Not run by CI. Requirements (Debian 12 packages):
