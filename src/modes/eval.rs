@@ -5,7 +5,8 @@
 //! `outlines_sorted.csv` beside the `.desc` when present) or a manifest of lines
 //! `FILE GRID  # comment` (paths relative to the manifest's folder). Each picture goes
 //! through the real entry point, [`crate::vision::Reader`]; with the environment
-//! variable `SUDOKU_BOT_EVAL=photo` it goes straight to the photo reader instead.
+//! variable `SUDOKU_BOT_EVAL=photo` it goes straight to the photo reader instead, and
+//! `SUDOKU_BOT_MODEL=FILE` swaps in a digit model from `tools/train-digits`.
 //!
 //! One summary line per set: grids exact, cell accuracy, cells wrong, locator hits,
 //! median and mean time an image. With `-v`, a line per picture read wrongly.
@@ -59,10 +60,13 @@ pub fn load_desc(desc: &Path) -> anyhow::Result<Vec<Sample>> {
         let dat = image.with_extension("dat");
         let truth = read_dat(&dat)?;
         let key = line.trim_start_matches("./").to_string();
+        let outline = outlines
+            .get(&key)
+            .map(|&o| outline_in_stored_frame(&image, o));
         out.push(Sample {
             image,
             truth,
-            outline: outlines.get(&key).copied(),
+            outline,
         });
     }
     Ok(out)
@@ -119,6 +123,45 @@ pub fn parse_outlines(csv: &str) -> HashMap<String, [Point; 4]> {
     out
 }
 
+/// The Wicht outlines of photos with an EXIF orientation were drawn on the picture as
+/// displayed (rotated), while the `.dat` grids and this reader use the stored pixels,
+/// as `image::open` gives them. This maps an outline back to the stored pixels and
+/// restores the corner order (top-left first, clockwise).
+fn outline_in_stored_frame(image: &Path, outline: [Point; 4]) -> [Point; 4] {
+    use image::metadata::Orientation;
+    use image::ImageDecoder;
+    let decoder = image::ImageReader::open(image)
+        .ok()
+        .and_then(|r| r.with_guessed_format().ok())
+        .and_then(|r| r.into_decoder().ok());
+    let Some(mut decoder) = decoder else {
+        return outline;
+    };
+    let (w, h) = decoder.dimensions();
+    let (w, h) = (w as f32, h as f32);
+    let map: fn(Point, f32, f32) -> Point = match decoder.orientation() {
+        Ok(Orientation::Rotate90) => |p, _w, h| Point {
+            x: p.y,
+            y: h - 1.0 - p.x,
+        },
+        Ok(Orientation::Rotate180) => |p, w, h| Point {
+            x: w - 1.0 - p.x,
+            y: h - 1.0 - p.y,
+        },
+        Ok(Orientation::Rotate270) => |p, w, _h| Point {
+            x: w - 1.0 - p.y,
+            y: p.x,
+        },
+        _ => return outline,
+    };
+    let mapped = outline.map(|p| map(p, w, h));
+    // Clockwise order is kept by a rotation; start again from the top-left one.
+    let first = (0..4)
+        .min_by(|&a, &b| (mapped[a].x + mapped[a].y).total_cmp(&(mapped[b].x + mapped[b].y)))
+        .unwrap_or(0);
+    [0, 1, 2, 3].map(|k| mapped[(first + k) % 4])
+}
+
 /// A manifest: lines `FILE GRID  # comment`, blank and '#' lines skipped.
 pub fn load_manifest(path: &Path) -> anyhow::Result<Vec<Sample>> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -165,7 +208,11 @@ pub fn run(labels: &[PathBuf]) -> anyhow::Result<ExitCode> {
         );
     }
     let photo_only = std::env::var("SUDOKU_BOT_EVAL").is_ok_and(|v| v == "photo");
-    let classifier = DigitClassifier::load()?;
+    // SUDOKU_BOT_MODEL: try a model file from the trainer instead of the shipped one.
+    let classifier = match std::env::var_os("SUDOKU_BOT_MODEL") {
+        Some(path) => DigitClassifier::load_file(Path::new(&path))?,
+        None => DigitClassifier::load()?,
+    };
     let mut reader = if photo_only {
         None
     } else {

@@ -34,7 +34,14 @@ pub const INPUTS: usize = SIDE * SIDE + EXTRA;
 /// Contrast (grey levels between paper and darkest ink) below which a cell holds no
 /// print: newspaper digits in the training photos sit 60-200 levels below the paper,
 /// sensor noise and bleed-through 10-30.
-const MIN_CONTRAST: f32 = 28.0;
+const MIN_CONTRAST: f32 = 24.0;
+/// The ink's darkness is taken from the cell's middle, this many px in from each edge
+/// (at [`WORK_SIDE`]).
+const CENTRE_FROM: usize = 10;
+/// The paper's grey is this rank among the cell's pixels (dark-on-light).
+const PAPER_RANK: f32 = 0.7;
+/// A pixel is ink when it is this far from the paper towards the darkest ink.
+const INK_LEVEL: f32 = 0.45;
 /// Width of the edge band (px at [`WORK_SIDE`]) where grid-line remnants are cleared.
 const EDGE_BAND: usize = 5;
 /// A row (column) of the edge band whose ink covers more than this fraction of the
@@ -45,7 +52,7 @@ const LINE_FILL: f32 = 0.55;
 const MIN_DIGIT_HEIGHT: f32 = 0.18;
 /// ... and its centre must lie within this distance of the cell centre (fraction of the
 /// side), so that a neighbour's glyph or a corner blob is not taken.
-const MAX_CENTRE_OFFSET: f32 = 0.28;
+const MAX_CENTRE_OFFSET: f32 = 0.33;
 
 /// Why the model could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -238,23 +245,36 @@ pub fn prepare(cell: &GrayImage) -> Vec<f32> {
     // print on a dark ground puts the median near the dark end: invert.
     let mut sorted = px.clone();
     sorted.sort_by(f32::total_cmp);
-    let pct = |p: f32| sorted[((sorted.len() - 1) as f32 * p) as usize];
-    let (low, median, high) = (pct(0.02), pct(0.5), pct(0.98));
-    let (paper, darkest) = if high - median > median - low {
+    let pct = |v: &[f32], p: f32| v[((v.len() - 1) as f32 * p) as usize];
+    let (low, median, high) = (pct(&sorted, 0.02), pct(&sorted, 0.5), pct(&sorted, 0.98));
+    let invert = high - median > median - low;
+    if invert {
         for v in px.iter_mut() {
             *v = 255.0 - *v;
         }
-        (255.0 - median, 255.0 - high)
+    }
+    // The paper level: above the median, since a blurred digit's halo fills much of
+    // a small cell.
+    let paper = if invert {
+        255.0 - pct(&sorted, 1.0 - PAPER_RANK)
     } else {
-        (median, low)
+        pct(&sorted, PAPER_RANK)
     };
+    // The darkest ink is measured in the middle of the cell only: grid lines along the
+    // edges are often much darker than a blurred digit and would make it look faint.
+    let mut middle: Vec<f32> = (CENTRE_FROM..n - CENTRE_FROM)
+        .flat_map(|y| (CENTRE_FROM..n - CENTRE_FROM).map(move |x| (x, y)))
+        .map(|(x, y)| px[y * n + x])
+        .collect();
+    middle.sort_by(f32::total_cmp);
+    let darkest = pct(&middle, 0.02);
     let contrast = paper - darkest;
     let scale = contrast.max(MIN_CONTRAST);
     let mut ink: Vec<f32> = px
         .iter()
         .map(|&v| ((paper - v) / scale).clamp(0.0, 1.0))
         .collect();
-    let mut mask: Vec<bool> = ink.iter().map(|&v| v > 0.5).collect();
+    let mut mask: Vec<bool> = ink.iter().map(|&v| v > INK_LEVEL).collect();
     if contrast < MIN_CONTRAST {
         mask.iter_mut().for_each(|m| *m = false);
     }

@@ -288,39 +288,39 @@ pub fn work_picture(gray: &GrayImage) -> (GrayImage, f32) {
     (small, w as f32 / nw as f32)
 }
 
-/// A candidate grid outline with its lattice score.
-#[derive(Debug, Clone, Copy)]
-struct Candidate {
-    corners: [Point; 4],
-    score: f32,
-}
-
 /// Finds the grid's outer corners (top-left, top-right, bottom-right, bottom-left) in
 /// a work picture. `None` when nothing looks like a 9x9 lattice.
 pub fn locate_grid(work: &GrayImage) -> Option<[Point; 4]> {
+    let candidates = grid_candidates(work);
+    let (corners, score) = candidates.first()?;
+    tracing::debug!(score, candidates = candidates.len(), "grid outline");
+    (*score >= MIN_LATTICE_SCORE).then_some(*corners)
+}
+
+/// A quadrilateral is taken for the grid only when its lattice score (see
+/// [`grid_candidates`]) reaches this; a real grid scores 0.4-0.9, print and noise
+/// under 0.1.
+const MIN_LATTICE_SCORE: f32 = 0.15;
+
+/// The candidate grid outlines in a work picture with their lattice scores (mean ink
+/// along the 20 expected lines minus mean ink in the cells' middles), best first.
+pub fn grid_candidates(work: &GrayImage) -> Vec<([Point; 4], f32)> {
     let (w, h) = work.dimensions();
     let radius = (w.max(h) / 40).max(5);
     let ink = ink_mask(work, radius);
     let parts = ink_components(&ink);
     let min_area = (w as f32 * h as f32) * 0.04;
-    let mut candidates: Vec<Candidate> = parts
+    let mut candidates: Vec<([Point; 4], f32)> = parts
         .iter()
         .filter(|p| p.bbox_area() >= min_area)
         .take(6)
         .filter_map(|p| {
             let corners = p.extreme_corners();
-            let score = lattice_score(&ink, corners)?;
-            Some(Candidate { corners, score })
+            Some((corners, lattice_score(&ink, corners)?))
         })
         .collect();
-    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let best = candidates.first()?;
-    tracing::debug!(
-        score = best.score,
-        candidates = candidates.len(),
-        "grid outline"
-    );
-    (best.score >= 0.15).then_some(best.corners)
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+    candidates
 }
 
 /// How much the quadrilateral's rectified square looks like a 9x9 lattice: the mean

@@ -76,9 +76,10 @@ fn main() -> anyhow::Result<()> {
     let mut held = Vec::new();
     let t0 = std::time::Instant::now();
     for (k, s) in photos.iter().enumerate() {
-        let outline = s
-            .outline
-            .with_context(|| format!("no outline for {}", s.image.display()))?;
+        let Some(outline) = s.outline else {
+            eprintln!("{}: no outline, skipped", s.image.display());
+            continue;
+        };
         let gray = image::open(&s.image)
             .with_context(|| format!("cannot open {}", s.image.display()))?
             .to_luma8();

@@ -26,7 +26,10 @@ fn main() -> anyhow::Result<()> {
     let (mut hits, mut exact_gt, mut wrong_gt, mut errs) = (0, 0, 0, Vec::new());
     for s in &samples {
         let gray = image::open(&s.image)?.to_luma8();
-        let outline = s.outline.context("no outline")?;
+        let Some(outline) = s.outline else {
+            println!("{}: no outline, skipped", s.image.display());
+            continue;
+        };
         let located = locate_mesh(&gray);
         let err = located
             .as_ref()
@@ -59,6 +62,14 @@ fn main() -> anyhow::Result<()> {
             .collect();
         exact_gt += wrong.is_empty() as usize;
         wrong_gt += wrong.len();
+        if !hit {
+            let (work, k) = sudoku_bot::vision::photo::work_picture(&gray);
+            for (c, score) in sudoku_bot::vision::photo::grid_candidates(&work) {
+                let c = c.map(|p| (p.x * k, p.y * k));
+                println!("    candidate {score:.3}: {c:?}");
+            }
+            println!("    truth {:?}", outline.map(|p| (p.x, p.y)));
+        }
         if !hit || !wrong.is_empty() {
             println!(
                 "{}: corner error {:.1} px{}; via outline {} wrong {}",
