@@ -13,7 +13,7 @@
 #   fltk1.3-games                                 FLTK's sudoku (flsudoku)
 #   nudoku tmux                                   a terminal sudoku, and reading its screen
 #   xterm x11-apps                                other windows for whole-screen pictures
-#   python3 (standard library, with tkinter for the clipboard)
+#   python3 python3-tk                            labels and checks (tkinter reads the clipboard)
 # and the puzzle corpora in ../shared/datasets/puzzles (or set SUDOKU_DATASETS).
 # The script starts its own Xvfb (1280x1024) and openbox on a free display and stops
 # them at the end. Every label is computed and checked, never typed: see
