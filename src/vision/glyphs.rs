@@ -17,6 +17,8 @@ use super::Rect;
 
 /// A pixel is ink when some channel differs from the cell background by more than this.
 pub const INK_CONTRAST: u8 = 48;
+/// A glyph whose ink covers more of its box than this is a block, not a digit.
+const MAX_FILL: f32 = 0.8;
 /// Two height clusters (pencil marks, givens) are this ratio apart at least.
 const HEIGHT_GAP: f32 = 1.2;
 /// The givens' cluster has at least this many glyphs (a unique puzzle has 17 givens).
@@ -173,6 +175,15 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
     }
     let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
     if gh < 4 {
+        return None;
+    }
+    // A solid block (a text cursor, a colour swatch) is not a digit: digits cover at
+    // most about 60% of their box, a bold "8" included.
+    let inked = (g.y0..=g.y1)
+        .flat_map(|y| (g.x0..=g.x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| is_ink(x, y))
+        .count();
+    if inked as f32 > MAX_FILL * (gw * gh) as f32 {
         return None;
     }
     // Ink strength relative to the strongest ink of the glyph.

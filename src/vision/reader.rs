@@ -224,7 +224,13 @@ impl Reader {
                 .iter()
                 .map(|&g| groups[g].1.clone())
                 .collect();
-            if let Some(digits) = super::rules::decide_unknown_groups(&reading.grid, &members) {
+            let claimed = (0..groups.len())
+                .filter_map(|g| answers[g].map(|a| a.0))
+                .fold(0u16, |m, d| m | 1 << d);
+            let unclaimed = !claimed & 0b11_1111_1110;
+            if let Some(digits) =
+                super::rules::decide_unknown_groups(&reading.grid, &members, unclaimed)
+            {
                 for (k, &g) in unknown_groups.iter().enumerate() {
                     let (sig, ms) = &groups[g];
                     for &i in ms {
