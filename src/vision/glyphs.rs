@@ -262,16 +262,23 @@ mod tests {
     #[test]
     fn a_tall_mark_is_the_glyph_and_light_on_dark_reads_as_ink() {
         let (img, cell) = cell_with(
-            &[(25, 15, 8, 30), (8, 8, 3, 5)],
+            // a "7": top bar and stem, and a small mark in the corner
+            &[(25, 15, 12, 3), (34, 15, 3, 30), (8, 8, 3, 5)],
             [240, 240, 240],
             [20, 30, 80],
         );
         let g = cell_glyph(&img, &cell, [20, 30, 80]).unwrap();
         assert_eq!(
             (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
-            (25.0, 15.0, 8.0, 30.0)
+            (25.0, 15.0, 12.0, 30.0)
         );
         assert_eq!(g.dark_on_light().get_pixel(0, 0).0[0], 0);
+    }
+
+    #[test]
+    fn a_solid_block_like_a_text_cursor_is_not_a_glyph() {
+        let (img, cell) = cell_with(&[(20, 15, 10, 25)], [0, 200, 200], [255, 255, 255]);
+        assert!(cell_glyph(&img, &cell, [255, 255, 255]).is_none());
     }
 
     #[test]
