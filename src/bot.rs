@@ -520,7 +520,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             Played::Stopped => return Ok(Step::Done(Outcome::Stopped)),
         }
-        let verified = match self.verify(&solution, &view, map, &before)? {
+        let verified = match self.verify(&grid, &solution, &view, map, &before)? {
             Some(v) => v,
             None => return Ok(Step::Done(Outcome::Stopped)),
         };
@@ -614,9 +614,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// Looks at the grid again until it reads as `solution`, re-entering cells that did
-    /// not take (at most `watch.verify_rounds` times). `None` when stopped.
+    /// not take (at most `watch.verify_rounds` times). `puzzle` is what was read before
+    /// playing. `None` when stopped.
     fn verify(
         &mut self,
+        puzzle: &Grid,
         solution: &Grid,
         start: &WindowView,
         mut map: CellMap,
@@ -657,6 +659,17 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
             };
+            // Digits that were there before playing must still read: if they do not,
+            // the game is redrawing (GNOME Sudoku dims a solved grid before its dialog
+            // opens) and typing now would hit whatever it is showing.
+            let gone = (0..81)
+                .filter(|&i| puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i])
+                .count();
+            if gone > 0 {
+                last_problem =
+                    format!("{gone} digits that were there before playing no longer read");
+                continue;
+            }
             map = CellMap::new(&reading, view.window.rect, region, &self.config);
             wrong = (0..81)
                 .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])

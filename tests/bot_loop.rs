@@ -312,6 +312,31 @@ fn completion_dialog_over_the_grid_counts_as_verified() {
 }
 
 #[test]
+fn a_grid_dimmed_by_the_game_is_not_typed_into() {
+    let (game, dir) = setup();
+    // GNOME Sudoku dims the solved grid (no digits read) a moment before its dialog.
+    game.borrow_mut().dim_then_dialog_after = Some(3);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Solved {
+                verified: Verification::CompletionWindow(_),
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    let g = game.borrow();
+    assert_eq!(
+        g.clicks().len(),
+        empty_cells(&g.givens).len(),
+        "typed into the dimmed grid"
+    );
+}
+
+#[test]
 fn keyboard_method_clicks_once_then_uses_arrows() {
     let (game, dir) = setup();
     let mut config = sim::quick_config(dir.path());

@@ -106,6 +106,9 @@ pub struct Game {
     /// Open a window of the app over the grid when the board is solved (GNOME Sudoku's
     /// "Well done" dialog).
     pub completion_dialog: bool,
+    /// Once solved, the grid reads blank (GNOME Sudoku dims it) and the completion
+    /// dialog opens only after this many more looks at the window.
+    pub dim_then_dialog_after: Option<usize>,
     /// After this many clicks the user grabs the mouse (pointer jumps away).
     pub user_moves_mouse_after: Option<usize>,
     /// After this many digits the user holds a key.
@@ -147,6 +150,7 @@ impl Game {
             read_mode: ReadMode::Truth,
             lose_first_digit: HashSet::new(),
             completion_dialog: false,
+            dim_then_dialog_after: None,
             user_moves_mouse_after: None,
             user_presses_key_after: None,
             window_moves_after: None,
@@ -286,9 +290,17 @@ impl Game {
                     .push((other_window(900, "Notification", self.window), views));
             }
         }
+        self.open_completion_dialog();
+    }
+
+    pub fn is_solved(&self) -> bool {
+        self.givens.is_solved_by(&self.board)
+    }
+
+    fn open_completion_dialog(&mut self) {
         if self.completion_dialog
-            && self.givens.is_solved_by(&self.board)
-            && self.board.is_complete()
+            && self.is_solved()
+            && !self.above.iter().any(|(w, _)| w.id == 901)
         {
             let mut dialog = other_window(901, "", self.window);
             dialog.pid = Some(self.app_pid);
@@ -324,6 +336,17 @@ pub struct SimInput(pub Shared);
 impl Screen for SimScreen {
     fn view(&mut self) -> Result<WindowView, ScreenError> {
         let mut g = self.0.borrow_mut();
+        if let Some(left) = g.dim_then_dialog_after {
+            if g.is_solved() {
+                if left == 0 {
+                    g.dim_then_dialog_after = None;
+                    g.completion_dialog = true;
+                    g.open_completion_dialog();
+                } else {
+                    g.dim_then_dialog_after = Some(left - 1);
+                }
+            }
+        }
         let view = WindowView {
             window: WindowInfo {
                 id: 1,
@@ -359,6 +382,9 @@ impl GridReader for SimReader {
     ) -> Result<Reading, ReadError> {
         let mut g = self.0.borrow_mut();
         g.reads += 1;
+        if g.dim_then_dialog_after.is_some() && g.is_solved() {
+            return Ok(g.reading_of(Grid::EMPTY));
+        }
         match g.read_mode.clone() {
             ReadMode::Truth => Ok(g.reading_of(g.board)),
             ReadMode::NoGrid => Err(ReadError::NoGrid),
