@@ -102,6 +102,11 @@ struct Blob {
 }
 
 fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
+    glyph_in(img, cell, bg, 0)
+}
+
+/// The glyph in a box of the picture on background `bg`; `depth` 1 inside a cursor block.
+fn glyph_in(img: &RgbImage, cell: &Rect, bg: [u8; 3], depth: u32) -> Option<Glyph> {
     let cx0 = cell.x.round().max(0.0) as u32;
     let cy0 = cell.y.round().max(0.0) as u32;
     let cx1 = ((cell.x + cell.w).round() as u32).min(img.width());
@@ -178,13 +183,27 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
         return None;
     }
     // A solid block (a text cursor, a colour swatch) is not a digit: digits cover at
-    // most about 60% of their box, a bold "8" included.
-    let inked = (g.y0..=g.y1)
+    // most about 60% of their box, a bold "8" included. A terminal's cursor may hold a
+    // digit in inverse video: look inside the block, with its colour as background.
+    let inked: Vec<[u8; 3]> = (g.y0..=g.y1)
         .flat_map(|y| (g.x0..=g.x1).map(move |x| (x, y)))
         .filter(|&(x, y)| is_ink(x, y))
-        .count();
-    if inked as f32 > MAX_FILL * (gw * gh) as f32 {
-        return None;
+        .map(|(x, y)| img.get_pixel(cx0 + x, cy0 + y).0)
+        .collect();
+    if inked.len() as f32 > MAX_FILL * (gw * gh) as f32 {
+        if depth > 0 {
+            return None;
+        }
+        let mut by_lum = inked;
+        by_lum.sort_by_key(|p| p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32);
+        let block_colour = by_lum[by_lum.len() / 2];
+        let block = Rect {
+            x: (cx0 + g.x0) as f32,
+            y: (cy0 + g.y0) as f32,
+            w: gw as f32,
+            h: gh as f32,
+        };
+        return glyph_in(img, &block, block_colour, depth + 1);
     }
     // Ink strength relative to the strongest ink of the glyph.
     let peak = (g.y0..=g.y1)
@@ -279,6 +298,24 @@ mod tests {
     fn a_solid_block_like_a_text_cursor_is_not_a_glyph() {
         let (img, cell) = cell_with(&[(20, 15, 10, 25)], [0, 200, 200], [255, 255, 255]);
         assert!(cell_glyph(&img, &cell, [255, 255, 255]).is_none());
+    }
+
+    #[test]
+    fn a_digit_in_inverse_video_inside_a_cursor_block_is_found() {
+        // a light block on a dark cell, with a dark "7" inside it
+        let (mut img, cell) = cell_with(&[(18, 12, 20, 34)], [200, 200, 200], [30, 30, 30]);
+        for &(x, y, w, h) in &[(22, 16, 12, 3), (31, 16, 3, 26)] {
+            for yy in y..y + h {
+                for xx in x..x + w {
+                    img.put_pixel(xx, yy, Rgb([30, 30, 30]));
+                }
+            }
+        }
+        let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("the 7 inside the block");
+        assert_eq!(
+            (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+            (22.0, 16.0, 12.0, 26.0)
+        );
     }
 
     #[test]

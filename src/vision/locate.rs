@@ -24,6 +24,9 @@ const SIZE_RATIO: f32 = 1.25;
 /// Neighbouring cells' centres are 1.0 to this many cell sizes apart (gaps between
 /// boxes and cells widen the pitch).
 const MAX_PITCH: f32 = 1.9;
+/// Inside a 3x3 box, neighbouring cells' centres are at most this many cell sizes apart
+/// (lines and tile gaps are narrow beside the cells).
+const MAX_INNER_PITCH: f32 = 1.5;
 /// At least this many of the 81 cells must be found as regions (selected or oddly
 /// drawn cells may be missed and are interpolated).
 const MIN_CELLS_FOUND: usize = 54;
@@ -85,16 +88,23 @@ pub fn locate_lattice(regions: &Regions) -> Option<Lattice> {
             .filter(|&n| n >= 20)
             .collect::<Vec<_>>()
     );
-    let mut best: Option<(usize, Lattice)> = None;
+    let mut best: Option<(usize, f32, Lattice)> = None;
     for group in groups.into_iter().filter(|g| g.len() >= MIN_CELLS_FOUND) {
         let members: Vec<Candidate> = group.iter().map(|&i| cands[i]).collect();
         if let Some((found, lattice)) = fit_lattice(&members) {
-            if best.as_ref().is_none_or(|(n, _)| found > *n) {
-                best = Some((found, lattice));
+            // Most cells found wins; between equals, the larger grid (a screen's
+            // wallpaper pattern is smaller than the game's grid).
+            let area = (lattice.corners[2].x - lattice.corners[0].x)
+                * (lattice.corners[2].y - lattice.corners[0].y);
+            if best
+                .as_ref()
+                .is_none_or(|(n, a, _)| found > *n || (found == *n && area > *a))
+            {
+                best = Some((found, area, lattice));
             }
         }
     }
-    best.map(|(_, l)| l)
+    best.map(|(_, _, l)| l)
 }
 
 /// Groups candidates linked by the neighbour relation (union-find over pairs; the
@@ -259,7 +269,9 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
         );
     }
     // A real grid's pitch is regular: within each band of three, the steps agree.
-    if !regular(&cols, s) || !regular(&rows, s) {
+    // Rows and columns step alike: cells are square.
+    let (col_step, row_step) = (regular(&cols, s)?, regular(&rows, s)?);
+    if col_step.max(row_step) > 1.15 * col_step.min(row_step) + 2.0 {
         return None;
     }
     let mut cells = [Rect {
@@ -305,17 +317,19 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
     ))
 }
 
-/// True when the 8 steps between 9 centres are all 0.95..MAX_PITCH cell sizes and the
-/// steps inside each band of three agree within 15%.
-fn regular(centres: &[f32], s: f32) -> bool {
+/// True when the 8 steps between 9 centres are all 0.9..MAX_PITCH cell sizes, the
+/// steps inside each band of three are at most [`MAX_INNER_PITCH`] cell sizes (cells
+/// sit close; a checkerboard's same-coloured squares are two sizes apart) and agree
+/// within 15%. Returns the mean inner step.
+fn regular(centres: &[f32], s: f32) -> Option<f32> {
     let steps: Vec<f32> = centres.windows(2).map(|w| w[1] - w[0]).collect();
     if steps.iter().any(|&d| d < 0.9 * s || d > MAX_PITCH * s) {
-        return false;
+        return None;
     }
     let inner = [steps[0], steps[1], steps[3], steps[4], steps[6], steps[7]];
     let lo = inner.iter().cloned().fold(f32::INFINITY, f32::min);
     let hi = inner.iter().cloned().fold(0.0, f32::max);
-    hi <= lo * 1.15 + 2.0
+    (hi <= lo * 1.15 + 2.0 && hi <= MAX_INNER_PITCH * s).then(|| inner.iter().sum::<f32>() / 6.0)
 }
 
 #[cfg(test)]
