@@ -69,6 +69,17 @@ fn main() -> anyhow::Result<()> {
         .and_then(|s| s.parse().ok())
         .unwrap_or(12);
     let holdout = args.iter().any(|a| a == "--holdout");
+    // --align MODEL: some published outlines are off by up to half a cell; with a
+    // first model, each photo's cells are cut through whichever outline (published or
+    // located) makes them agree best with the photo's own labels.
+    let align = match args
+        .iter()
+        .position(|a| a == "--align")
+        .and_then(|i| args.get(i + 1))
+    {
+        Some(p) => Some(DigitClassifier::load_file(Path::new(p))?),
+        None => None,
+    };
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
 
     let photos = load_desc(&data.join("v2_train.desc"))?;
@@ -83,6 +94,10 @@ fn main() -> anyhow::Result<()> {
         let gray = image::open(&s.image)
             .with_context(|| format!("cannot open {}", s.image.display()))?
             .to_luma8();
+        let outline = match &align {
+            Some(model) => aligned_outline(&gray, outline, &s.truth, model),
+            None => outline,
+        };
         let is_held = holdout && k % 8 == 0;
         let variants = if is_held { 1 } else { 6 };
         for v in 0..variants {
@@ -184,6 +199,40 @@ fn cells_of(gray: &GrayImage, outline: [Point; 4], jitter: f32, rng: &mut Rng) -
     (0..81)
         .map(|i| mesh.cut_cell(&work, i, WORK_SIDE))
         .collect()
+}
+
+/// The outline (published, or found by the locator) whose cells agree with more of the
+/// photo's labels under `model`.
+fn aligned_outline(
+    gray: &GrayImage,
+    published: [Point; 4],
+    truth: &sudoku_bot::Grid,
+    model: &DigitClassifier,
+) -> [Point; 4] {
+    let agreement = |outline: [Point; 4]| -> usize {
+        let mut rng = Rng(1);
+        cells_of(gray, outline, 0.0, &mut rng)
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| {
+                let p = model.classify(c);
+                let best = (0..CLASSES)
+                    .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+                    .unwrap_or(0);
+                best == truth.cells()[*i] as usize
+            })
+            .count()
+    };
+    let Some(located) = sudoku_bot::vision::photo::locate_mesh(gray).map(|m| m.corners()) else {
+        return published;
+    };
+    let (a, b) = (agreement(published), agreement(located));
+    if b > a {
+        eprintln!("outline replaced by the located one ({a} -> {b} cells agree)");
+        located
+    } else {
+        published
+    }
 }
 
 /// Blur, contrast loss and noise, as a worse camera would give.

@@ -24,6 +24,7 @@ fn main() -> anyhow::Result<()> {
     };
     let samples = load_desc(&desc)?;
     let (mut hits, mut exact_gt, mut wrong_gt, mut errs) = (0, 0, 0, Vec::new());
+    let (mut classify_secs, mut classified) = (0.0f64, 0usize);
     for s in &samples {
         let gray = image::open(&s.image)?.to_luma8();
         let Some(outline) = s.outline else {
@@ -41,6 +42,13 @@ fn main() -> anyhow::Result<()> {
         hits += hit as usize;
         errs.push(err);
         let mesh = GridMesh::from_corners(outline).context("bad outline")?;
+        let cells = sudoku_bot::vision::photo::cut_cells(&gray, &mesh);
+        let start = std::time::Instant::now();
+        for c in &cells {
+            std::hint::black_box(model.classify(c));
+        }
+        classify_secs += start.elapsed().as_secs_f64();
+        classified += cells.len();
         let (w, _) = sudoku_bot::vision::photo::work_picture(&gray);
         let _ = w;
         let reading = match read_with_mesh(&gray, &mesh, &model) {
@@ -82,6 +90,11 @@ fn main() -> anyhow::Result<()> {
         }
     }
     errs.sort_by(f32::total_cmp);
+    println!(
+        "classifier: {:.3} ms a cell (preprocessing included), {} cells",
+        1000.0 * classify_secs / classified.max(1) as f64,
+        classified
+    );
     println!(
         "locator: {hits}/{} hits, median corner error {:.1} px, 90th pct {:.1} px; via outline: {exact_gt}/{} exact, {wrong_gt} cells wrong",
         samples.len(),

@@ -1,0 +1,84 @@
+//! Phone photos of newspaper sudokus (fixtures/photos, from the Wicht-v2 train split)
+//! are read exactly: through the photo reader, and through the `sudoku-bot read`
+//! command a user runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sudoku_bot::modes::eval::read_dat;
+use sudoku_bot::vision::classifier::DigitClassifier;
+use sudoku_bot::vision::photo::read_photo;
+
+const PHOTOS: [&str; 5] = ["image1", "image10", "image100", "image111", "image1031"];
+
+fn fixture(name: &str, ext: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/photos")
+        .join(format!("{name}.{ext}"))
+}
+
+#[test]
+fn the_photo_reader_reads_each_fixture_exactly() {
+    let classifier = DigitClassifier::load().expect("shipped model loads");
+    let mut wrong = Vec::new();
+    for name in PHOTOS {
+        let truth = read_dat(&fixture(name, "dat")).unwrap();
+        let gray = image::open(fixture(name, "jpg")).unwrap().to_luma8();
+        match read_photo(&gray, &classifier) {
+            Ok(reading) if reading.grid == truth => {
+                // The reading's geometry lies on the photo: every cell centre inside it.
+                let (w, h) = gray.dimensions();
+                for i in 0..81 {
+                    let p = reading
+                        .to_picture
+                        .apply((i % 9) as f32 + 0.5, (i / 9) as f32 + 0.5);
+                    assert!(
+                        p.x > 0.0 && p.y > 0.0 && p.x < w as f32 && p.y < h as f32,
+                        "{name}: cell {i} off the photo"
+                    );
+                }
+            }
+            Ok(reading) => wrong.push(format!(
+                "{name}: read {}, truth {}",
+                reading.grid.to_line(),
+                truth.to_line()
+            )),
+            Err(e) => wrong.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn sudoku_bot_read_prints_the_photo_grid() {
+    for name in PHOTOS {
+        let truth = read_dat(&fixture(name, "dat")).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_sudoku-bot"))
+            .arg("read")
+            .arg(fixture(name, "jpg"))
+            .output()
+            .expect("sudoku-bot runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{name}: exit {:?}, stderr {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            stdout.lines().next().unwrap_or(""),
+            truth.to_line(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_picture_without_a_grid_is_no_grid() {
+    let classifier = DigitClassifier::load().unwrap();
+    let blank = image::GrayImage::from_pixel(640, 480, image::Luma([190]));
+    assert!(matches!(
+        read_photo(&blank, &classifier),
+        Err(sudoku_bot::vision::ReadError::NoGrid)
+    ));
+}
