@@ -11,6 +11,7 @@ use image::{GrayImage, RgbImage};
 
 use crate::font::rasterize;
 use crate::grid::Grid;
+use crate::vision::geometry::Homography;
 use crate::vision::{Point, Reading};
 
 /// Pixels a cell is rasterised at before warping into the picture.
@@ -26,16 +27,14 @@ const PALETTE: [[u8; 3]; 5] = [
     [200, 0, 150],   // magenta
     [0, 130, 60],    // green
 ];
-/// Width of the background-coloured halo around answer strokes, as a share of the
-/// cell: it keeps an answer legible where it crosses pencil marks.
-const HALO_SHARE: f32 = 0.04;
+/// Margin of the background-coloured plate under an answer, as a share of the cell:
+/// where the cell holds pencil marks, the plate keeps the answer clear of them (the
+/// marks outside the plate stay as they were).
+const PLATE_MARGIN: f32 = 0.05;
 
 /// Draws each digit of `solution` that is empty in `reading` into `picture`.
 pub fn draw_solution(picture: &mut RgbImage, reading: &Reading, solution: &Grid) {
     let share = given_height_share(reading);
-    let Some(to_grid) = reading.to_picture.inverse() else {
-        return;
-    };
     let empty: Vec<usize> = (0..81)
         .filter(|&i| reading.cells[i].digit.is_none() && solution.cells()[i] != 0)
         .collect();
@@ -46,9 +45,9 @@ pub fn draw_solution(picture: &mut RgbImage, reading: &Reading, solution: &Grid)
     let colour = answer_colour(&backgrounds);
     for (&i, &bg) in empty.iter().zip(&backgrounds) {
         let raster = centred_digit(solution.cells()[i], share);
-        let halo = dilate(&raster, (HALO_SHARE * SUPERSAMPLE as f32).round() as u32);
-        draw_warped(picture, reading, &to_grid, i, &halo, bg);
-        draw_warped(picture, reading, &to_grid, i, &raster, colour);
+        let plate = plate_under(&raster, (PLATE_MARGIN * SUPERSAMPLE as f32).round() as u32);
+        draw_warped(picture, reading, i, &plate, bg);
+        draw_warped(picture, reading, i, &raster, colour);
     }
 }
 
@@ -80,21 +79,20 @@ fn answer_colour(backgrounds: &[[u8; 3]]) -> [u8; 3] {
         .unwrap_or(PALETTE[0])
 }
 
-/// Grey-level dilation (max filter) with a square of radius `r`.
-fn dilate(img: &GrayImage, r: u32) -> GrayImage {
-    let (w, h) = img.dimensions();
-    let r = r as i64;
+/// Full coverage over the ink's bounding box grown by `margin`.
+fn plate_under(raster: &GrayImage, margin: u32) -> GrayImage {
+    let (w, h) = raster.dimensions();
+    let inked = raster.enumerate_pixels().filter(|p| p.2 .0[0] > 0);
+    let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
+    for (x, y, _) in inked {
+        x0 = x0.min(x);
+        y0 = y0.min(y);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
     GrayImage::from_fn(w, h, |x, y| {
-        let mut m = 0;
-        for dy in -r..=r {
-            for dx in -r..=r {
-                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                if nx >= 0 && ny >= 0 && nx < w as i64 && ny < h as i64 {
-                    m = m.max(img.get_pixel(nx as u32, ny as u32).0[0]);
-                }
-            }
-        }
-        image::Luma([m])
+        let inside = x + margin >= x0 && x <= x1 + margin && y + margin >= y0 && y <= y1 + margin;
+        image::Luma([if inside { 255 } else { 0 }])
     })
 }
 
@@ -147,21 +145,46 @@ fn cell_background(picture: &RgbImage, reading: &Reading, i: usize) -> [u8; 3] {
     px[px.len() / 2]
 }
 
+/// The cell's quadrilateral: the grid's perspective (its homography) fitted to the cell
+/// box actually found, so uneven gaps between boxes and bevels place answers right.
+fn cell_quad(reading: &Reading, i: usize) -> [Point; 4] {
+    let (r, c) = ((i / 9) as f32, (i % 9) as f32);
+    let h = &reading.to_picture;
+    let quad = [
+        h.apply(c, r),
+        h.apply(c + 1.0, r),
+        h.apply(c + 1.0, r + 1.0),
+        h.apply(c, r + 1.0),
+    ];
+    let (x0, x1) = (
+        quad.iter().map(|p| p.x).fold(f32::MAX, f32::min),
+        quad.iter().map(|p| p.x).fold(f32::MIN, f32::max),
+    );
+    let (y0, y1) = (
+        quad.iter().map(|p| p.y).fold(f32::MAX, f32::min),
+        quad.iter().map(|p| p.y).fold(f32::MIN, f32::max),
+    );
+    let b = reading.cells[i].cell_box;
+    if x1 - x0 < 1.0 || y1 - y0 < 1.0 || b.w < 1.0 || b.h < 1.0 {
+        return quad;
+    }
+    quad.map(|p| Point {
+        x: b.x + (p.x - x0) * b.w / (x1 - x0),
+        y: b.y + (p.y - y0) * b.h / (y1 - y0),
+    })
+}
+
 fn draw_warped(
     picture: &mut RgbImage,
     reading: &Reading,
-    to_grid: &crate::vision::geometry::Homography,
     i: usize,
     raster: &GrayImage,
     colour: [u8; 3],
 ) {
-    let (r, c) = ((i / 9) as f32, (i % 9) as f32);
-    let quad: [Point; 4] = [
-        reading.to_picture.apply(c, r),
-        reading.to_picture.apply(c + 1.0, r),
-        reading.to_picture.apply(c + 1.0, r + 1.0),
-        reading.to_picture.apply(c, r + 1.0),
-    ];
+    let quad = cell_quad(reading, i);
+    let Some(to_cell) = Homography::grid_to_quad(quad).and_then(|h| h.inverse()) else {
+        return;
+    };
     let x0 = quad
         .iter()
         .map(|p| p.x)
@@ -179,8 +202,9 @@ fn draw_warped(
     let s = SUPERSAMPLE as f32;
     for y in y0..y1 {
         for x in x0..x1 {
-            let g = to_grid.apply(x as f32 + 0.5, y as f32 + 0.5);
-            let (u, v) = ((g.x - c) * s, (g.y - r) * s);
+            // grid_to_quad spans 9 units: a cell's own quad maps to 0..9, so /9.
+            let g = to_cell.apply(x as f32 + 0.5, y as f32 + 0.5);
+            let (u, v) = (g.x / 9.0 * s, g.y / 9.0 * s);
             if u < 0.0 || v < 0.0 || u >= s - 1.0 || v >= s - 1.0 {
                 continue;
             }

@@ -42,13 +42,13 @@ pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result
                 Solution::Multiple(_) => "has more than one solution",
                 _ => "has no solution",
             };
-            let givens: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
-            mark_doubtful(debug_dir, &picture, &reading, &givens);
+            let suspects = crate::vision::rules::suspect_givens(&reading.grid);
+            mark_doubtful(debug_dir, &picture, &reading, &suspects);
             return Err(Failure(format!(
-                "{}: the puzzle read ({}) {what}, so some digit was misread; nothing drawn (doubtful cells: the {} givens)",
+                "{}: the puzzle read ({}) {what}: a digit was misread or the puzzle is broken; nothing drawn (doubtful cells: {})",
                 image.display(),
                 reading.grid.to_line(),
-                givens.len()
+                names(&suspects)
             ))
             .into());
         }
