@@ -501,7 +501,7 @@ impl State {
         mask
     }
 
-    fn to_grid(&self) -> Grid {
+    fn grid(&self) -> Grid {
         let mut cells = [0u8; 81];
         for digit in 0..9 {
             for band in 0..3 {
@@ -535,7 +535,7 @@ impl Search {
             if state.solved() {
                 self.count += 1;
                 if self.first.is_none() {
-                    self.first = Some(state.to_grid());
+                    self.first = Some(state.grid());
                 }
                 return;
             }
