@@ -88,7 +88,7 @@ impl Reading {
 pub mod geometry;
 pub mod reader;
 
-pub use reader::{ReadError, Reader};
+pub use reader::{ReadError, Reader, ReaderOptions};
 pub mod classifier;
 pub mod debug;
 pub mod glyphs;

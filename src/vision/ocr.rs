@@ -34,10 +34,12 @@ pub struct OcrDigit {
     pub confidence: f32,
 }
 
-fn start_engine() -> Result<LepTess, String> {
+fn start_engine(language: &str, tessdata: Option<&str>) -> Result<LepTess, String> {
     let t0 = std::time::Instant::now();
-    let mut engine = LepTess::new(None, "eng").map_err(|e| {
-        format!("could not start Tesseract ({e}); install tesseract-ocr-eng (scripts/setup.sh)")
+    let mut engine = LepTess::new(tessdata, language).map_err(|e| {
+        format!(
+            "could not start Tesseract with language '{language}' ({e}); install tesseract-ocr-{language} (scripts/setup.sh) or fix [ocr] in the configuration"
+        )
     })?;
     engine
         .set_variable(Variable::TesseditCharWhitelist, "123456789")
@@ -51,8 +53,15 @@ impl Ocr {
     /// Starts Tesseract with the English model (found by leptess in the system's
     /// tessdata) in the background.
     pub fn new() -> Ocr {
+        Ocr::with_model("eng", None)
+    }
+
+    /// Starts Tesseract with `language`'s model from `tessdata` (else the system's).
+    pub fn with_model(language: &str, tessdata: Option<&str>) -> Ocr {
+        let (language, tessdata) = (language.to_string(), tessdata.map(str::to_string));
+        let start = move || start_engine(&language, tessdata.as_deref());
         Ocr {
-            engine: Engine::Starting(std::thread::spawn(start_engine)),
+            engine: Engine::Starting(std::thread::spawn(start)),
         }
     }
 

@@ -50,20 +50,52 @@ struct Known {
     confidence: f32,
 }
 
+/// The reader's settings (`[ocr]` in config.toml).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReaderOptions {
+    /// Tesseract's language model.
+    pub language: String,
+    /// The folder holding `<language>.traineddata`; `None` for the system's.
+    pub tessdata_dir: Option<String>,
+    /// Tesseract answers below this confidence (0..1) are not trusted on their own: the
+    /// glyph is read again alone, and failing that decided by the rules.
+    pub min_confidence: f32,
+}
+
+impl Default for ReaderOptions {
+    fn default() -> ReaderOptions {
+        ReaderOptions {
+            language: "eng".into(),
+            tessdata_dir: None,
+            min_confidence: DEFAULT_MIN_CONFIDENCE,
+        }
+    }
+}
+
+/// Tesseract reads clean printed digits at 0.85-0.97; below half it is guessing.
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.5;
+
 /// Reads sudoku grids from pictures. Build once, read many: the OCR engine starts once,
 /// and glyphs read in one picture are recognised in the next without OCR.
 pub struct Reader {
     ocr: Ocr,
+    min_confidence: f32,
     known: Vec<Known>,
     /// The digit classifier for photos, loaded on first use.
     classifier: Option<DigitClassifier>,
 }
 
 impl Reader {
-    /// Starts the OCR engine.
+    /// Starts the OCR engine with the default settings.
     pub fn new() -> Result<Reader, ReadError> {
+        Reader::with_options(ReaderOptions::default())
+    }
+
+    /// Starts the OCR engine with `options`.
+    pub fn with_options(options: ReaderOptions) -> Result<Reader, ReadError> {
         Ok(Reader {
-            ocr: Ocr::new(),
+            ocr: Ocr::with_model(&options.language, options.tessdata_dir.as_deref()),
+            min_confidence: options.min_confidence,
             known: Vec::new(),
             classifier: None,
         })
@@ -179,14 +211,17 @@ impl Reader {
                 }
             }
         }
-        // Groups the line could not settle, or whose digits clash: one call per group.
+        // Groups the line could not settle, read with low confidence, or whose digits
+        // clash: one call per group; an answer still below the bar is not trusted.
         let clashing = clashing_groups(&groups, &answers);
         for g in 0..groups.len() {
             let fresh = answers[g].is_none_or(|a| a.2 == Method::Ocr);
-            if answers[g].is_none() || (fresh && clashing.contains(&g)) {
+            let unsure = answers[g].is_some_and(|a| a.1 < self.min_confidence);
+            if answers[g].is_none() || (fresh && (unsure || clashing.contains(&g))) {
                 answers[g] = self
                     .ocr_group(&groups[g].1, givens)
-                    .map(|(d, c)| (d, c, Method::Ocr));
+                    .map(|(d, c)| (d, c, Method::Ocr))
+                    .filter(|a| a.1 >= self.min_confidence);
             }
         }
         let mut unknown_groups = Vec::new();
