@@ -289,7 +289,7 @@ pub fn fingerprint(picture: &RgbaImage, area: Option<(u32, u32, u32, u32)>) -> u
                     n += 10;
                 }
             }
-            feed(if n == 0 { 0 } else { sum / n / 16 });
+            feed(sum.checked_div(n).unwrap_or(0) / 16);
         }
     }
     hash

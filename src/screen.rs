@@ -110,7 +110,8 @@ pub enum ScreenError {
 
 fn list_or_none(names: &[String]) -> String {
     if names.is_empty() {
-        "none".to_string()
+        // xcap lists only the windows a window manager manages.
+        "none (is a window manager running?)".to_string()
     } else {
         names.join(", ")
     }
@@ -146,6 +147,9 @@ impl std::fmt::Display for MatchKind {
     }
 }
 
+/// A test of one window against the wanted name.
+type Matcher<'a> = dyn Fn(&WindowInfo) -> bool + 'a;
+
 /// Picks the window the user means by `wanted`: the exact title first, then the
 /// application name (case-insensitive), then a case-insensitive substring of the title.
 /// Within the first kind that matches anything, main windows win over dialogs of the
@@ -159,7 +163,7 @@ pub fn choose_window<'a>(
         .iter()
         .filter(|w| w.rect.width > 1 && w.rect.height > 1)
         .collect();
-    let kinds: [(MatchKind, &dyn Fn(&WindowInfo) -> bool); 3] = [
+    let kinds: [(MatchKind, &Matcher); 3] = [
         (MatchKind::ExactTitle, &|w| w.title == wanted),
         (MatchKind::AppName, &|w| {
             !w.app_name.is_empty() && w.app_name.to_lowercase() == lower

@@ -346,7 +346,7 @@ fn keyboard_method_clicks_once_then_uses_arrows() {
     let g = game.borrow();
     assert_eq!(g.clicks().len(), 1);
     assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
-    assert!(g.events.iter().any(|e| *e == Event::Key(Key::Right)));
+    assert!(g.events.contains(&Event::Key(Key::Right)));
 }
 
 #[test]

@@ -236,7 +236,7 @@ impl Desktop {
         };
         let list = self.run("xprop", &["-root", "_NET_CLIENT_LIST"]);
         String::from_utf8_lossy(&list.stdout)
-            .split(|c| c == '#' || c == ',')
+            .split(['#', ','])
             .skip(1)
             .any(|w| u64::from_str_radix(w.trim().trim_start_matches("0x"), 16).ok() == Some(id))
     }
@@ -281,7 +281,7 @@ impl Desktop {
         let list = self.run("xprop", &["-root", "_NET_CLIENT_LIST"]);
         let text = String::from_utf8_lossy(&list.stdout).to_string();
         let main: u64 = id.parse().unwrap_or(0);
-        text.split(|c| c == '#' || c == ',')
+        text.split(['#', ','])
             .skip(1)
             .filter_map(|w| u64::from_str_radix(w.trim().trim_start_matches("0x"), 16).ok())
             .filter(|&w| {
