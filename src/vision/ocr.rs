@@ -136,6 +136,16 @@ impl Ocr {
     }
 }
 
+impl Drop for Ocr {
+    /// Waits for an engine still starting and shuts it down in order: Tesseract warns
+    /// of leaks on stderr when the process ends with an engine alive.
+    fn drop(&mut self) {
+        if let Engine::Starting(_) = self.engine {
+            let _ = self.engine();
+        }
+    }
+}
+
 /// Scales the glyph to `height` px (keeping its aspect) and centres it on a white
 /// canvas at least as wide as 0.7 of its height (a lone narrow "1" on a tight canvas is
 /// often read as nothing), with [`PADDING`] px of margin.
