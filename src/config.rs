@@ -138,8 +138,8 @@ impl Default for WatchConfig {
     }
 }
 
-/// Settings passed through to the reader (`vision::Reader`). All optional: the reader
-/// has its own defaults.
+/// Settings passed through to the reader (`vision::ReaderOptions`). All optional: the
+/// reader has its own defaults.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OcrConfig {
@@ -147,8 +147,26 @@ pub struct OcrConfig {
     pub language: Option<String>,
     /// Folder holding `<language>.traineddata` (default: Tesseract's own).
     pub tessdata_dir: Option<PathBuf>,
-    /// Reads below this confidence (0..1) count as doubtful.
+    /// Tesseract answers below this confidence (0..1) are read again alone, else left
+    /// to the rules (reader default 0.5).
     pub min_confidence: Option<f32>,
+}
+
+impl OcrConfig {
+    /// The reader's options: these settings over the reader's defaults.
+    pub fn reader_options(&self) -> crate::vision::ReaderOptions {
+        let mut options = crate::vision::ReaderOptions::default();
+        if let Some(language) = &self.language {
+            options.language = language.clone();
+        }
+        if let Some(dir) = &self.tessdata_dir {
+            options.tessdata_dir = Some(dir.to_string_lossy().into_owned());
+        }
+        if let Some(c) = self.min_confidence {
+            options.min_confidence = c;
+        }
+        options
+    }
 }
 
 /// Where the configuration came from.
@@ -313,6 +331,22 @@ mod tests {
     }
 
     #[test]
+    fn ocr_settings_reach_the_reader_options() {
+        let c = parse(
+            "[ocr]\nlanguage = \"deu\"\nmin_confidence = 0.7\n",
+            "c.toml",
+        )
+        .unwrap();
+        let o = c.ocr.reader_options();
+        assert_eq!(
+            (o.language.as_str(), o.min_confidence, o.tessdata_dir),
+            ("deu", 0.7, None)
+        );
+        let d = Config::default().ocr.reader_options();
+        assert_eq!(d.language, crate::vision::ReaderOptions::default().language);
+    }
+
+    #[test]
     fn every_profile_is_valid() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/profiles");
         let mut seen = 0;
@@ -320,7 +354,11 @@ mod tests {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {
                 let config = load_file(&path).unwrap_or_else(|e| panic!("{e}"));
-                assert!(config.window.title.is_some(), "{} names no window", path.display());
+                assert!(
+                    config.window.title.is_some(),
+                    "{} names no window",
+                    path.display()
+                );
                 seen += 1;
             }
         }

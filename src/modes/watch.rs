@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use tracing::{info, warn};
+use tracing::info;
 
 use crate::bot::{self, Bot, Outcome};
-use crate::config::{self, OcrConfig, Source};
+use crate::config::{self, Source};
 use crate::input::{EnigoInput, Input, NoInput};
 use crate::screen::{self, MatchKind, ScreenError, WindowInfo, X11Screen};
 use crate::vision::Reader;
@@ -51,11 +51,8 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
     info!("playing window {} (matched by {kind})", window.describe());
     let title = window.title.clone();
     let screen = X11Screen::open(&window)?;
-    let reader = Reader::new().context("starting the OCR engine")?;
-    if config.ocr != OcrConfig::default() {
-        // The reader has no settings yet; say so rather than pretend.
-        warn!("the reader does not take OCR settings yet: [ocr] in the configuration is ignored");
-    }
+    let reader =
+        Reader::with_options(config.ocr.reader_options()).context("starting the OCR engine")?;
 
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
