@@ -24,7 +24,8 @@ fn overlay(input: &Path, out: &Path) -> std::process::Output {
 
 /// Overlays `name`, reads the result back, and checks it against the solution.
 fn overlay_reads_back_as_the_solution(name: &str) {
-    let input = root().join("fixtures/screens").join(name);
+    let folder = if name.ends_with(".jpg") { "fixtures/photos" } else { "fixtures/screens" };
+    let input = root().join(folder).join(name);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("answer.png");
     let o = overlay(&input, &out);
@@ -115,6 +116,12 @@ fn terminal_game() {
 #[test]
 fn whole_screen() {
     overlay_reads_back_as_the_solution("web-screen-flat-52.png");
+}
+
+#[test]
+fn phone_photos_of_newspaper_grids_in_perspective() {
+    overlay_reads_back_as_the_solution("image10.jpg");
+    overlay_reads_back_as_the_solution("image100.jpg");
 }
 
 #[test]
