@@ -126,7 +126,11 @@ impl Grid {
                     continue;
                 }
                 if seen[d] != usize::MAX {
-                    out.push(Conflict { digit: d as u8, house, cells: [seen[d], i] });
+                    out.push(Conflict {
+                        digit: d as u8,
+                        house,
+                        cells: [seen[d], i],
+                    });
                 } else {
                     seen[d] = i;
                 }
@@ -138,7 +142,11 @@ impl Grid {
     /// True when `solution` is complete, valid and agrees with every given of `self`.
     pub fn is_solved_by(&self, solution: &Grid) -> bool {
         solution.is_complete()
-            && self.cells.iter().zip(solution.cells.iter()).all(|(&g, &s)| g == 0 || g == s)
+            && self
+                .cells
+                .iter()
+                .zip(solution.cells.iter())
+                .all(|(&g, &s)| g == 0 || g == s)
     }
 }
 
@@ -206,7 +214,10 @@ mod tests {
 
     #[test]
     fn wrong_length_and_characters_are_explained() {
-        assert_eq!(Grid::parse(&P[..80]).unwrap_err().to_string(), "line has 80 characters, need 81");
+        assert_eq!(
+            Grid::parse(&P[..80]).unwrap_err().to_string(),
+            "line has 80 characters, need 81"
+        );
         let bad = format!("x{}", &P[1..]);
         assert_eq!(
             Grid::parse(&bad).unwrap_err().to_string(),
@@ -229,6 +240,9 @@ mod tests {
 
     #[test]
     fn house_cells_of_box_five() {
-        assert_eq!(house_cells(House::Box(4)), [30, 31, 32, 39, 40, 41, 48, 49, 50]);
+        assert_eq!(
+            house_cells(House::Box(4)),
+            [30, 31, 32, 39, 40, 41, 48, 49, 50]
+        );
     }
 }
