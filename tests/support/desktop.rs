@@ -186,6 +186,20 @@ impl Desktop {
 
     /// Starts our web game in Chromium's app mode; returns the window id of "Web Sudoku".
     pub fn start_web_sudoku(&mut self, query: &str, width: u32, height: u32) -> String {
+        // Chromium now and then fails to open its window when the machine is busy; a
+        // second start with a fresh profile has always worked.
+        const ATTEMPTS: usize = 2;
+        for attempt in 1..=ATTEMPTS {
+            if let Some(window) = self.try_start_web_sudoku(query, width, height) {
+                std::thread::sleep(Duration::from_millis(1000));
+                return window;
+            }
+            eprintln!("Chromium attempt {attempt} of {ATTEMPTS} opened no \"Web Sudoku\" window");
+        }
+        panic!("Chromium did not open a \"Web Sudoku\" window in {ATTEMPTS} attempts");
+    }
+
+    fn try_start_web_sudoku(&mut self, query: &str, width: u32, height: u32) -> Option<String> {
         let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/web/sudoku.html");
         let profile = self
             .dir
@@ -209,24 +223,35 @@ impl Desktop {
         ]);
         let log = self.spawn(browser);
         let start = Instant::now();
-        let window = loop {
+        while start.elapsed() < Duration::from_secs(45) {
             let mut window = self.find_windows("^Web Sudoku$");
             window.retain(|w| self.is_managed(w));
-            if !window.is_empty() {
-                break window;
-            }
-            if start.elapsed() > Duration::from_secs(90) {
-                let text = std::fs::read_to_string(&log).unwrap_or_default();
-                let tail: Vec<&str> = text.lines().rev().take(15).collect();
-                panic!(
-                    "no \"Web Sudoku\" window after 90 s; Chromium said:\n{}",
-                    tail.into_iter().rev().collect::<Vec<_>>().join("\n")
-                );
+            if let Some(w) = window.into_iter().next() {
+                return Some(w);
             }
             std::thread::sleep(Duration::from_millis(200));
-        };
-        std::thread::sleep(Duration::from_millis(1000));
-        window[0].clone()
+        }
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(15).collect();
+        eprintln!(
+            "Chromium's last words:\n{}",
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        );
+        let titles = self.run("xdotool", &["search", "--name", "."]);
+        let ids = String::from_utf8_lossy(&titles.stdout).to_string();
+        let names: Vec<String> = ids
+            .lines()
+            .map(|id| self.window_title(id))
+            .filter(|t| !t.is_empty())
+            .collect();
+        eprintln!("windows with a title: {names:?}");
+        if let Some(mut child) = self.children.pop() {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+        }
+        None
     }
 
     /// True when the window manager lists the window (xcap sees only those).
