@@ -2,12 +2,12 @@
 //!
 //! Two halves, used identically in training (`tools/train-digits`) and at run time:
 //! - [`prepare`]: the fixed preprocessing. The crop is resampled to [`WORK_SIDE`] px,
-//!   turned dark-on-light whatever its polarity, converted to an "ink" map (0 paper,
-//!   1 the darkest ink), cleared of grid-line remnants along its edges; the digit is the
-//!   largest ink component near the centre, scaled to fit [`DIGIT_BOX`] px and centred in
-//!   a [`SIDE`] x [`SIDE`] picture (the MNIST layout, LeCun et al. 1998). A few size and
-//!   contrast figures ride along, since scaling the glyph erases them and they are what
-//!   tells a speck from a digit.
+//!   turned dark-on-light whatever its polarity, converted to an "ink" map (depth below
+//!   the local paper grey, 0 paper, 1 the cell's darkest ink), cleared of grid-line
+//!   remnants along its edges; the digit is the largest ink component near the centre,
+//!   scaled to fit [`DIGIT_BOX`] px and centred in a [`SIDE`] x [`SIDE`] picture (the
+//!   MNIST layout, LeCun et al. 1998). A few size and contrast figures ride along, since
+//!   scaling the glyph erases them and they are what tells a speck from a digit.
 //! - [`DigitClassifier`]: a small multilayer perceptron (ReLU hidden layers, softmax out)
 //!   over that input, weights shipped in `models/digits.bin`.
 //!
@@ -31,15 +31,17 @@ pub const EXTRA: usize = 4;
 /// Length of the model's input vector.
 pub const INPUTS: usize = SIDE * SIDE + EXTRA;
 
-/// Contrast (grey levels between paper and darkest ink) below which a cell holds no
+/// Contrast (grey levels between the paper and the deepest ink) below which a cell holds no
 /// print: newspaper digits in the training photos sit 60-200 levels below the paper,
 /// sensor noise and bleed-through 10-30.
 const MIN_CONTRAST: f32 = 24.0;
 /// The ink's darkness is taken from the cell's middle, this many px in from each edge
 /// (at [`WORK_SIDE`]).
 const CENTRE_FROM: usize = 10;
-/// The paper's grey is this rank among the cell's pixels (dark-on-light).
-const PAPER_RANK: f32 = 0.7;
+/// Radius (px at [`WORK_SIDE`]) of the window in which the local paper grey is the
+/// brightest: wider than a blurred stroke (up to about 8 px), narrower than a shadow's
+/// gradient.
+const PAPER_RADIUS: usize = 6;
 /// A pixel is ink when it is this far from the paper towards the darkest ink.
 const INK_LEVEL: f32 = 0.45;
 /// Width of the edge band (px at [`WORK_SIDE`]) where grid-line remnants are cleared.
@@ -241,39 +243,37 @@ pub fn prepare(cell: &GrayImage) -> Vec<f32> {
     };
     let mut px: Vec<f32> = work.as_raw().iter().map(|&v| v as f32).collect();
 
-    // Polarity: the paper is the bulk of a cell, so the median sits near it. Light
-    // print on a dark ground puts the median near the dark end: invert.
-    let mut sorted = px.clone();
-    sorted.sort_by(f32::total_cmp);
+    // Polarity: print is thin. Measured against the local paper grey, the true ink
+    // covers the strokes only, while the wrong polarity "inks" a band all around them;
+    // so the polarity whose strong ink covers less of the cell wins. (A
+    // global test such as the median's place fails under a shadow across the cell.)
     let pct = |v: &[f32], p: f32| v[((v.len() - 1) as f32 * p) as usize];
-    let (low, median, high) = (pct(&sorted, 0.02), pct(&sorted, 0.5), pct(&sorted, 0.98));
-    let invert = high - median > median - low;
-    if invert {
+    if ink_cover(&px, n) > ink_cover(&px.iter().map(|v| 255.0 - v).collect::<Vec<_>>(), n) {
         for v in px.iter_mut() {
             *v = 255.0 - *v;
         }
     }
-    // The paper level: above the median, since a blurred digit's halo fills much of
-    // a small cell.
-    let paper = if invert {
-        255.0 - pct(&sorted, 1.0 - PAPER_RANK)
-    } else {
-        pct(&sorted, PAPER_RANK)
-    };
-    // The darkest ink is measured in the middle of the cell only: grid lines along the
-    // edges are often much darker than a blurred digit and would make it look faint.
+    // Uneven light (vignetting, shadows, a fold) across the cell: the paper's grey is
+    // taken locally, as the brightest grey within PAPER_RADIUS of each pixel (a
+    // grey-level dilation; strokes and lines are thinner than that window), after a
+    // 3x3 mean against sensor noise.
+    let background = max_filter(&mean3(&px, n), n, PAPER_RADIUS);
+    let depth: Vec<f32> = background
+        .iter()
+        .zip(&px)
+        .map(|(b, v)| (b - v).max(0.0))
+        .collect();
+    // How deep the ink goes is measured in the middle of the cell only: grid lines
+    // along the edges are often much darker than a blurred digit and would make it
+    // look faint.
     let mut middle: Vec<f32> = (CENTRE_FROM..n - CENTRE_FROM)
         .flat_map(|y| (CENTRE_FROM..n - CENTRE_FROM).map(move |x| (x, y)))
-        .map(|(x, y)| px[y * n + x])
+        .map(|(x, y)| depth[y * n + x])
         .collect();
     middle.sort_by(f32::total_cmp);
-    let darkest = pct(&middle, 0.02);
-    let contrast = paper - darkest;
+    let contrast = pct(&middle, 0.98);
     let scale = contrast.max(MIN_CONTRAST);
-    let mut ink: Vec<f32> = px
-        .iter()
-        .map(|&v| ((paper - v) / scale).clamp(0.0, 1.0))
-        .collect();
+    let mut ink: Vec<f32> = depth.iter().map(|&d| (d / scale).clamp(0.0, 1.0)).collect();
     let mut mask: Vec<bool> = ink.iter().map(|&v| v > INK_LEVEL).collect();
     if contrast < MIN_CONTRAST {
         mask.iter_mut().for_each(|m| *m = false);
@@ -318,6 +318,62 @@ pub fn prepare(cell: &GrayImage) -> Vec<f32> {
     out[SIDE * SIDE + 1] = bw / side;
     out[SIDE * SIDE + 2] = box_ink / (bw * bh);
     out[SIDE * SIDE + 3] = contrast / 255.0;
+    out
+}
+
+/// Fraction of the cell inked at least half as deep as its deepest ink, taking the
+/// picture as dark print on light paper. The whole cell counts: in an empty cell the
+/// grid-line remnants are the only print.
+fn ink_cover(px: &[f32], n: usize) -> f32 {
+    let background = max_filter(&mean3(px, n), n, PAPER_RADIUS);
+    let depth: Vec<f32> = background
+        .iter()
+        .zip(px)
+        .map(|(b, v)| (b - v).max(0.0))
+        .collect();
+    let deepest = depth.iter().fold(0.0f32, |m, &d| m.max(d));
+    if deepest <= 0.0 {
+        return 0.0;
+    }
+    depth.iter().filter(|&&d| d >= deepest / 2.0).count() as f32 / depth.len() as f32
+}
+
+/// 3x3 mean of an n x n picture (edges use the pixels that exist).
+fn mean3(px: &[f32], n: usize) -> Vec<f32> {
+    let mut out = vec![0.0; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let (mut sum, mut count) = (0.0, 0.0);
+            for yy in y.saturating_sub(1)..(y + 2).min(n) {
+                for xx in x.saturating_sub(1)..(x + 2).min(n) {
+                    sum += px[yy * n + xx];
+                    count += 1.0;
+                }
+            }
+            out[y * n + x] = sum / count;
+        }
+    }
+    out
+}
+
+/// Grey-level dilation: the maximum over the square of half-side `r` (separable).
+fn max_filter(px: &[f32], n: usize, r: usize) -> Vec<f32> {
+    let mut rows = vec![0.0f32; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let (a, b) = (x.saturating_sub(r), (x + r + 1).min(n));
+            rows[y * n + x] = px[y * n + a..y * n + b]
+                .iter()
+                .fold(f32::MIN, |m, &v| m.max(v));
+        }
+    }
+    let mut out = vec![0.0f32; n * n];
+    for y in 0..n {
+        let (a, b) = (y.saturating_sub(r), (y + r + 1).min(n));
+        for x in 0..n {
+            out[y * n + x] = (a..b).fold(f32::MIN, |m, yy| m.max(rows[yy * n + x]));
+        }
+    }
     out
 }
 
@@ -521,6 +577,27 @@ mod tests {
             .map(|(x, y)| (x - y).abs())
             .sum();
         assert!(diff < 1.0, "inverted cell prepares differently: {diff}");
+    }
+
+    #[test]
+    fn a_shadow_across_the_cell_does_not_hide_a_faint_digit() {
+        // Paper from 200 on the right down to 90 on the left (a shadow); a thin bar
+        // 45 levels below the paper around it.
+        let mut img = GrayImage::from_fn(48, 48, |x, _| {
+            Luma([(90.0 + 110.0 * x as f32 / 47.0) as u8])
+        });
+        for y in 13..35 {
+            for x in 23..26 {
+                let paper = img.get_pixel(x, y)[0];
+                img.put_pixel(x, y, Luma([paper - 45]));
+            }
+        }
+        let input = prepare(&img);
+        let height = input[SIDE * SIDE];
+        assert!(
+            (height - 22.0 / 48.0).abs() < 0.06,
+            "digit height {height}, want the bar's 0.46"
+        );
     }
 
     #[test]
