@@ -11,10 +11,13 @@
 //! 3. The grid's lines form one large connected ink component. The biggest components
 //!    become candidate quadrilaterals (corners from the extremes of x+y and x-y), each
 //!    scored by how much its warped square looks like a 9x9 lattice.
-//! 4. Line following ([`GridMesh::refine`]): in the warped square, each of the 20 grid
+//! 4. Outline fitting ([`GridMesh::fit_outline`]): straight lines fitted through the
+//!    pieces of the four outer lines found near the candidate outline; kept when the
+//!    lattice score agrees.
+//! 5. Line following ([`GridMesh::refine`]): in the warped square, each of the 20 grid
 //!    lines is looked for near where it should be, cell by cell, giving a 10x10 mesh of
 //!    line crossings that follows curved paper a single homography cannot.
-//! 5. Each cell is sampled from the photo through its own four mesh corners.
+//! 6. Each cell is sampled from the photo through its own four mesh corners.
 
 use image::{GrayImage, Luma};
 
@@ -33,6 +36,13 @@ const LINE_SEARCH: f32 = 0.28;
 /// A segment of grid line must be inked along at least this fraction of its length to
 /// count as found; digits cover at most about half a cell's width.
 const LINE_MIN_FILL: f32 = 0.5;
+/// How far (fraction of a cell) the outline's lines are looked for either side of
+/// the first outline: corners taken from the ink's extremes are off by up to half a
+/// cell when print touches the grid.
+const OUTLINE_SEARCH: f32 = 0.6;
+/// An outer line is thick and unbroken: a piece counts when inked along this much of
+/// its length.
+const OUTLINE_MIN_FILL: f32 = 0.7;
 /// Cells whose best class is below this probability are the ones the sudoku rules may
 /// change.
 const DOUBT_LIMIT: usize = 10;
@@ -74,23 +84,8 @@ impl GridMesh {
     /// inked enough keep the position interpolated from their neighbours.
     pub fn refine(&self, gray: &GrayImage) -> GridMesh {
         let s = MESH_CELL;
-        let side = (9.0 * s).round() as u32 + 1;
-        // The rectified square, through the piecewise (per-cell) map of this mesh.
-        let mut square = GrayImage::new(side, side);
-        for y in 0..side {
-            for x in 0..side {
-                let p = self.map(x as f32 / s, y as f32 / s);
-                square.put_pixel(x, y, Luma([sample(gray, p.x, p.y)]));
-            }
-        }
-        let ink = ink_mask(&square, (s * 0.6) as u32);
-        let at = |x: i32, y: i32| -> f32 {
-            if x < 0 || y < 0 || x >= side as i32 || y >= side as i32 {
-                0.0
-            } else {
-                (ink.get_pixel(x as u32, y as u32)[0] > 0) as u8 as f32
-            }
-        };
+        let (ink, pad) = self.rectified_ink(gray);
+        let at = |x: i32, y: i32| ink_at(&ink, x + pad, y + pad);
         let reach = (LINE_SEARCH * s).round() as i32;
         // offsets[h][k][j]: offset (px in the square) of line k, segment j; h = 0 for
         // horizontal lines (offset in y), 1 for vertical lines (offset in x).
@@ -146,6 +141,91 @@ impl GridMesh {
         GridMesh { points }
     }
 
+    /// The ink mask of the rectified grid: the square of [`MESH_CELL`] px a cell,
+    /// through this mesh's piecewise map, with a margin of one cell all round so that
+    /// lines outside the current outline can be found. Returns the mask and the
+    /// margin in px (grid point (0, 0) is at (pad, pad)).
+    fn rectified_ink(&self, gray: &GrayImage) -> (GrayImage, i32) {
+        let s = MESH_CELL;
+        let pad = s as i32;
+        let side = (11.0 * s).round() as u32 + 1;
+        let mut square = GrayImage::new(side, side);
+        for y in 0..side {
+            for x in 0..side {
+                let p = self.map((x as f32 - pad as f32) / s, (y as f32 - pad as f32) / s);
+                square.put_pixel(x, y, Luma([sample(gray, p.x, p.y)]));
+            }
+        }
+        (ink_mask(&square, (s * 0.6) as u32), pad)
+    }
+
+    /// Straightens the outline: each outer line is looked for, cell by cell, up to
+    /// [`OUTLINE_SEARCH`] of a cell either side of where this mesh puts it, a straight
+    /// line is fitted through the pieces found (least squares, twice, dropping pieces
+    /// more than 2 px off the first fit), and the corners move to where the fitted
+    /// lines cross. Print touching the grid, and a faded or cut corner, move the ink's
+    /// extremes but not most of a line.
+    pub fn fit_outline(&self, gray: &GrayImage) -> GridMesh {
+        let s = MESH_CELL;
+        let (ink, pad) = self.rectified_ink(gray);
+        let at = |x: i32, y: i32| ink_at(&ink, x + pad, y + pad);
+        let reach = (OUTLINE_SEARCH * s).round() as i32;
+        // lines[h][e]: (intercept, slope) of the offset (in cells) along the line, for
+        // horizontal (h = 0) or vertical (h = 1) outer line e (0 first, 1 last).
+        let mut lines = [[(0.0f32, 0.0f32); 2]; 2];
+        for (h, pair) in lines.iter_mut().enumerate() {
+            for (e, fit) in pair.iter_mut().enumerate() {
+                let base = if e == 0 { 0 } else { (9.0 * s).round() as i32 };
+                let mut pieces = Vec::new();
+                for j in 0..9 {
+                    let a = (j as f32 * s + 2.0) as i32;
+                    let b = ((j + 1) as f32 * s - 2.0) as i32;
+                    let mut best = (0.0f32, 0i32);
+                    for d in -reach..=reach {
+                        let fill: f32 = (a..b)
+                            .map(|t| {
+                                if h == 0 {
+                                    at(t, base + d)
+                                } else {
+                                    at(base + d, t)
+                                }
+                            })
+                            .sum::<f32>()
+                            / (b - a) as f32;
+                        if fill - 0.002 * d.abs() as f32 > best.0 {
+                            best = (fill - 0.002 * d.abs() as f32, d);
+                        }
+                    }
+                    if best.0 >= OUTLINE_MIN_FILL {
+                        pieces.push((j as f32 + 0.5, best.1 as f32 / s));
+                    }
+                }
+                if let Some(first) = fit_line(&pieces) {
+                    pieces.retain(|&(t, d)| (first.0 + first.1 * t - d).abs() * s <= 2.0);
+                    *fit = fit_line(&pieces).unwrap_or(first);
+                }
+            }
+        }
+        // Corner (u, v): on the horizontal line v = e_v*9 + top(u) and the vertical
+        // line u = e_u*9 + left(v); solved as two linear equations.
+        let corner = |eu: usize, ev: usize| -> Point {
+            let (ta, tb) = lines[0][ev];
+            let (la, lb) = lines[1][eu];
+            let (u0, v0) = (eu as f32 * 9.0, ev as f32 * 9.0);
+            // v = v0 + ta + tb*u ; u = u0 + la + lb*v
+            let denom = 1.0 - lb * tb;
+            let u = if denom.abs() > 1e-3 {
+                (u0 + la + lb * (v0 + ta)) / denom
+            } else {
+                u0 + la
+            };
+            let v = v0 + ta + tb * u;
+            self.map(u, v)
+        };
+        let corners = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)];
+        GridMesh::from_corners(corners).unwrap_or_else(|| self.clone())
+    }
+
     /// Maps grid coordinates (u to the right, v down, in cells, 0..=9) to picture
     /// pixels, bilinearly within each cell's four mesh corners. Outside the grid the
     /// border cells' maps extend.
@@ -189,6 +269,34 @@ impl GridMesh {
         }
         GridMesh { points }
     }
+}
+
+/// Whether the mask is inked at (x, y); outside it, no.
+fn ink_at(ink: &GrayImage, x: i32, y: i32) -> f32 {
+    if x < 0 || y < 0 || x >= ink.width() as i32 || y >= ink.height() as i32 {
+        0.0
+    } else {
+        (ink.get_pixel(x as u32, y as u32)[0] > 0) as u8 as f32
+    }
+}
+
+/// Least-squares line d = a + b*t through the points (t, d); `None` under 3 points.
+fn fit_line(points: &[(f32, f32)]) -> Option<(f32, f32)> {
+    if points.len() < 3 {
+        return None;
+    }
+    let n = points.len() as f32;
+    let (st, sd) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(t, d)| (a + t, b + d));
+    let (mt, md) = (st / n, sd / n);
+    let (mut stt, mut std) = (0.0, 0.0);
+    for &(t, d) in points {
+        stt += (t - mt) * (t - mt);
+        std += (t - mt) * (d - md);
+    }
+    let b = if stt > 1e-6 { std / stt } else { 0.0 };
+    Some((md - b * mt, b))
 }
 
 /// Replaces the NaN entries (segments with no line found) by linear interpolation from
@@ -306,8 +414,7 @@ const MIN_LATTICE_SCORE: f32 = 0.15;
 /// along the 20 expected lines minus mean ink in the cells' middles), best first.
 pub fn grid_candidates(work: &GrayImage) -> Vec<([Point; 4], f32)> {
     let (w, h) = work.dimensions();
-    let radius = (w.max(h) / 40).max(5);
-    let ink = ink_mask(work, radius);
+    let ink = ink_mask(work, ink_radius(work));
     let parts = ink_components(&ink);
     let min_area = (w as f32 * h as f32) * 0.04;
     let mut candidates: Vec<([Point; 4], f32)> = parts
@@ -321,6 +428,12 @@ pub fn grid_candidates(work: &GrayImage) -> Vec<([Point; 4], f32)> {
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
     candidates
+}
+
+/// Neighbourhood of the ink mask for locating: 1/40 of the work picture's longer
+/// side, about half a cell of a grid that fills the photo.
+fn ink_radius(work: &GrayImage) -> u32 {
+    (work.width().max(work.height()) / 40).max(5)
 }
 
 /// How much the quadrilateral's rectified square looks like a 9x9 lattice: the mean
@@ -465,7 +578,17 @@ fn ink_components(ink: &GrayImage) -> Vec<InkPart> {
 pub fn locate_mesh(gray: &GrayImage) -> Option<GridMesh> {
     let (work, k) = work_picture(gray);
     let corners = locate_grid(&work)?;
-    let mesh = GridMesh::from_corners(corners)?.refine(&work).refine(&work);
+    let first = GridMesh::from_corners(corners)?;
+    // The straightened outline is kept when the lattice agrees with it better.
+    let fitted = first.fit_outline(&work);
+    let ink = ink_mask(&work, ink_radius(&work));
+    let score = |m: &GridMesh| lattice_score(&ink, m.corners()).unwrap_or(f32::MIN);
+    let start = if score(&fitted) > score(&first) {
+        fitted
+    } else {
+        first
+    };
+    let mesh = start.refine(&work).refine(&work);
     Some(mesh.scaled(k))
 }
 
@@ -706,6 +829,39 @@ mod tests {
         }
         // Inner crossings too: the centre of the grid.
         assert!(dist(mesh.points[4][4], h.apply(4.0, 4.0)) < 3.0);
+    }
+
+    #[test]
+    fn print_touching_a_corner_does_not_move_it() {
+        let corners = [
+            Point { x: 120.0, y: 70.0 },
+            Point { x: 520.0, y: 60.0 },
+            Point { x: 530.0, y: 450.0 },
+            Point { x: 110.0, y: 455.0 },
+        ];
+        let h = Homography::grid_to_quad(corners).unwrap();
+        let mut img = draw_grid(640, 480, |u, v| h.apply(u, v));
+        // A caption box joined to the bottom-left corner, reaching further out than it:
+        // the ink's extreme point in that direction is the caption's, 30 px away.
+        for y in 440..475 {
+            for x in 80..150 {
+                if y > 452 || x < 112 {
+                    img.put_pixel(x, y, Luma([45]));
+                }
+            }
+        }
+        let first = locate_grid(&work_picture(&img).0).expect("grid found");
+        assert!(
+            dist(first[3], corners[3]) > 15.0,
+            "the test needs a corner thrown off"
+        );
+        let mesh = locate_mesh(&img).expect("grid found");
+        for (found, truth) in mesh.corners().iter().zip(&corners) {
+            assert!(
+                dist(*found, *truth) < 4.0,
+                "corner {found:?} is far from {truth:?}"
+            );
+        }
     }
 
     #[test]

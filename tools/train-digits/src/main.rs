@@ -9,8 +9,14 @@
 //! Model: an MLP (INPUTS -> 128 -> 64 -> 10, ReLU), trained by minibatch SGD with
 //! momentum on the cross-entropy, written out here by hand.
 //!
-//! Usage: train-digits DATASET_DIR OUT.bin [--epochs N] [--holdout]
+//! Usage: train-digits DATASET_DIR OUT.bin [--epochs N] [--holdout] [--align MODEL]
 //!   --holdout keeps every 8th train photo out of training and reports on it.
+//!   --align MODEL cuts each photo's cells through the published or the located
+//!     outline, whichever agrees better with its labels under MODEL (a first pass).
+//!
+//! The shipped model (release build, about 3 minutes on one free core):
+//!   train-digits DATA /tmp/first.bin --epochs 8 --holdout
+//!   train-digits DATA models/digits.bin --epochs 8 --align /tmp/first.bin
 
 use std::path::{Path, PathBuf};
 
