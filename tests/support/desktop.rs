@@ -4,17 +4,87 @@
 //! Every process is started in its own process group and the whole group is killed when
 //! the [`Desktop`] is dropped, also when a test fails half way.
 
-use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// Starts Xvfb on a free display number from a high range (400-899), so that it does not
+/// take the low numbers other tools and people start their servers on by habit. Returns
+/// the server and its display name, `:N`.
+fn start_xvfb() -> (Child, String) {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let seed = std::process::id() as u64 * 7919
+        + std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos() as u64)
+            .unwrap_or(0);
+    for _ in 0..100 {
+        let n = 400 + (seed + NEXT.fetch_add(37, Ordering::Relaxed)) % 500;
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+        if socket.exists() || Path::new(&format!("/tmp/.X{n}-lock")).exists() {
+            continue;
+        }
+        let mut xvfb = Command::new("Xvfb")
+            .args([
+                &format!(":{n}"),
+                "-screen",
+                "0",
+                "1280x1024x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("start Xvfb");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if let Ok(Some(_)) = xvfb.try_wait() {
+                break; // another server got the number first
+            }
+            // Ready when a client gets an answer (the socket appears a little earlier). A
+            // server that lost the race for the lock exits at once instead.
+            if socket.exists() && x_answers(&format!(":{n}")) {
+                if let Ok(None) = xvfb.try_wait() {
+                    return (xvfb, format!(":{n}"));
+                }
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = xvfb.kill();
+        let _ = xvfb.wait();
+    }
+    panic!("could not start Xvfb on any display from :400 to :899");
+}
+
+/// True when the X server on `display` answers a request.
+fn x_answers(display: &str) -> bool {
+    Command::new("xprop")
+        .args([
+            "-display",
+            display,
+            "-root",
+            "-len",
+            "1",
+            "_NET_SUPPORTING_WM_CHECK",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
 
 /// A running virtual display with the processes started on it.
 pub struct Desktop {
     /// `:N`
     pub display: String,
     children: Vec<Child>,
+    /// What each child is, and its log file (for messages when something fails).
+    names: Vec<(String, Option<PathBuf>)>,
     /// A writable HOME and scratch folder for the games and the test.
     pub dir: tempfile::TempDir,
 }
@@ -38,45 +108,42 @@ pub fn start() -> Option<Desktop> {
 impl Desktop {
     fn new() -> Desktop {
         let dir = tempfile::tempdir().expect("temp dir");
-        // -displayfd: Xvfb picks a free display number itself and prints it.
-        let mut xvfb = Command::new("Xvfb")
-            .args([
-                "-displayfd",
-                "1",
-                "-screen",
-                "0",
-                "1280x1024x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("start Xvfb");
-        let mut line = String::new();
-        BufReader::new(xvfb.stdout.take().expect("Xvfb stdout"))
-            .read_line(&mut line)
-            .expect("Xvfb display number");
-        let display = format!(":{}", line.trim());
+        let (xvfb, display) = start_xvfb();
         let mut desktop = Desktop {
             display,
             children: vec![xvfb],
+            names: vec![("Xvfb".into(), None)],
             dir,
         };
-        assert!(
-            line.trim().parse::<u32>().is_ok(),
-            "Xvfb did not say its display: {line:?}"
-        );
-        let openbox = desktop.command("openbox");
-        desktop.spawn(openbox);
-        // openbox is ready when it has set up the stacking list on the root window.
-        desktop.wait_until(Duration::from_secs(10), "openbox to start", |d| {
-            d.run("xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"])
-                .status
-                .success()
-        });
+        desktop.start_window_manager();
         desktop
+    }
+
+    /// Starts openbox and waits until it manages the screen (it announces itself on the
+    /// root window). It is started again if it gives up early.
+    fn start_window_manager(&mut self) {
+        for _ in 0..3 {
+            let mut openbox = self.command("openbox");
+            // --debug: its log then says why, when it gives up (seen rarely: exit 1).
+            openbox.arg("--debug");
+            self.spawn(openbox);
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(15) {
+                let check = self.run("xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"]);
+                if String::from_utf8_lossy(&check.stdout).contains("window id") {
+                    return;
+                }
+                let alive = self
+                    .children
+                    .last_mut()
+                    .is_some_and(|c| matches!(c.try_wait(), Ok(None)));
+                if !alive {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        panic!("openbox did not start: {}", self.diagnose());
     }
 
     /// A command that runs on this display with HOME in the scratch folder.
@@ -97,7 +164,8 @@ impl Desktop {
     /// Starts a background process in its own process group (killed on drop). Its
     /// output goes to the returned log file.
     pub fn spawn(&mut self, mut command: Command) -> PathBuf {
-        std::fs::create_dir_all(self.home()).expect("home dir");
+        // GNOME Sudoku saves its game under ~/.local/share and complains without it.
+        std::fs::create_dir_all(self.home().join(".local/share")).expect("home dir");
         let log = self
             .dir
             .path()
@@ -110,7 +178,28 @@ impl Desktop {
             .spawn()
             .expect("spawn");
         self.children.push(child);
+        self.names
+            .push((format!("{:?}", command.get_program()), Some(log.clone())));
         log
+    }
+
+    /// Which of the desktop's processes still run, with the end of their logs.
+    pub fn diagnose(&mut self) -> String {
+        let mut out = format!("display {}", self.display);
+        for (child, (name, log)) in self.children.iter_mut().zip(&self.names) {
+            let state = match child.try_wait() {
+                Ok(None) => "running".to_string(),
+                Ok(Some(status)) => format!("exited ({status})"),
+                Err(e) => format!("unknown ({e})"),
+            };
+            let tail = log
+                .as_ref()
+                .and_then(|l| std::fs::read_to_string(l).ok())
+                .map(|t| t.lines().rev().take(5).collect::<Vec<_>>().join(" | "))
+                .unwrap_or_default();
+            out.push_str(&format!("; {name} {state} [{tail}]"));
+        }
+        out
     }
 
     /// Runs a command on this display to the end.
@@ -122,13 +211,20 @@ impl Desktop {
     }
 
     /// Polls `check` every 100 ms until it holds; panics after `limit`.
-    pub fn wait_until(&self, limit: Duration, what: &str, mut check: impl FnMut(&Desktop) -> bool) {
+    pub fn wait_until(
+        &mut self,
+        limit: Duration,
+        what: &str,
+        mut check: impl FnMut(&Desktop) -> bool,
+    ) {
         let start = Instant::now();
         while !check(self) {
-            assert!(
-                start.elapsed() < limit,
-                "timed out after {limit:?} waiting for {what}"
-            );
+            if start.elapsed() >= limit {
+                panic!(
+                    "timed out after {limit:?} waiting for {what}; {}",
+                    self.diagnose()
+                );
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -168,20 +264,45 @@ impl Desktop {
             },
         );
         let id = chooser[0].clone();
-        let mut window = Vec::new();
-        self.wait_until(Duration::from_secs(20), "the game window \"Sudoku\"", |d| {
-            // Focus the chooser and press Return until the title changes (the first key
-            // can arrive before the list is ready).
-            d.run("xdotool", &["windowactivate", "--sync", &id]);
-            d.run("xdotool", &["key", "Return"]);
+        let start = Instant::now();
+        let mut tries = 0;
+        let window = loop {
+            let mut window = self.find_windows("^Sudoku$");
+            window.retain(|w| self.is_managed(w));
+            if let Some(w) = window.into_iter().next() {
+                break w;
+            }
+            if start.elapsed() > Duration::from_secs(40) {
+                let ids = String::from_utf8_lossy(
+                    &self.run("xdotool", &["search", "--name", "."]).stdout,
+                )
+                .to_string();
+                let names: Vec<String> = ids
+                    .lines()
+                    .map(|w| self.window_title(w))
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                let state = self.diagnose();
+                panic!("GNOME Sudoku's game window did not open after {tries} tries; windows: {names:?}; {state}");
+            }
+            // Easy is the highlighted first row of the chooser: Return picks it once the
+            // window has the focus; a click on the row works too (window pixels).
+            tries += 1;
+            self.run("xdotool", &["windowactivate", &id]);
+            std::thread::sleep(Duration::from_millis(100));
+            if tries % 2 == 1 {
+                self.run("xdotool", &["key", "Return"]);
+            } else {
+                self.run(
+                    "xdotool",
+                    &["mousemove", "--window", &id, "370", "205", "click", "1"],
+                );
+            }
             std::thread::sleep(Duration::from_millis(300));
-            window = d.find_windows("^Sudoku$");
-            window.iter().any(|w| d.is_managed(w))
-        });
-        window.retain(|w| self.is_managed(w));
+        };
         // Let it draw the puzzle.
         std::thread::sleep(Duration::from_millis(700));
-        window[0].clone()
+        window
     }
 
     /// Starts our web game in Chromium's app mode; returns the window id of "Web Sudoku".
@@ -245,6 +366,7 @@ impl Desktop {
             .filter(|t| !t.is_empty())
             .collect();
         eprintln!("windows with a title: {names:?}");
+        self.names.pop();
         if let Some(mut child) = self.children.pop() {
             let _ = Command::new("kill")
                 .args(["-KILL", "--", &format!("-{}", child.id())])
