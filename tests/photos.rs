@@ -68,7 +68,8 @@ fn sudoku_bot_read_prints_the_photo_grid() {
         assert_eq!(
             stdout.lines().next().unwrap_or(""),
             truth.to_line(),
-            "{name}"
+            "{name}; stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 }
