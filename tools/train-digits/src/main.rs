@@ -477,12 +477,10 @@ impl Trainer {
                 }
                 if k > 0 {
                     let mut prev = vec![0.0f32; l.inputs];
-                    for o in 0..l.outputs {
-                        let d = delta[o];
+                    for (row, &d) in l.weights.chunks_exact(l.inputs).zip(&delta) {
                         if d == 0.0 {
                             continue;
                         }
-                        let row = &l.weights[o * l.inputs..(o + 1) * l.inputs];
                         for (pv, &w) in prev.iter_mut().zip(row) {
                             *pv += d * w;
                         }
