@@ -732,13 +732,17 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// Fails when the pointer is not where the bot left it. The X server may not have
-    /// moved it yet right after a synthetic motion (seen with no delays at all), so a
-    /// few looks 5 ms apart are allowed before calling it the user's doing.
+    /// moved it yet right after a synthetic motion (seen with no delays at all, and on
+    /// a loaded machine), so it gets looks 2, 4, 8 ... 64 ms apart (about 130 ms in all)
+    /// before it is called the user's doing: a hand on the mouse does not move back.
     fn check_pointer(&mut self, expected: ScreenPoint, next_cell: usize) -> Result<(), BotError> {
-        const LOOKS: u32 = 4;
+        const LOOKS: u32 = 7;
         for look in 1..=LOOKS {
             let now = self.input.pointer()?;
             if (now.x - expected.x).abs() <= 2 && (now.y - expected.y).abs() <= 2 {
+                if look > 1 {
+                    debug!("pointer reached {expected} only at look {look}");
+                }
                 return Ok(());
             }
             if look == LOOKS {
@@ -747,7 +751,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     cell_name(next_cell)
                 )));
             }
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(1 << look));
         }
         Ok(())
     }

@@ -14,14 +14,12 @@ use std::time::{Duration, Instant};
 /// take the low numbers other tools and people start their servers on by habit. Returns
 /// the server and its display name, `:N`.
 fn start_xvfb() -> (Child, String) {
+    // Numbers differ between the tests of one process (a counter) and, mostly, between
+    // processes (the process id); the lock file settles any remaining race.
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let seed = std::process::id() as u64 * 7919
-        + std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos() as u64)
-            .unwrap_or(0);
+    let base = std::process::id() as u64 * 7919;
     for _ in 0..100 {
-        let n = 400 + (seed + NEXT.fetch_add(37, Ordering::Relaxed)) % 500;
+        let n = 400 + (base + NEXT.fetch_add(1, Ordering::Relaxed)) % 500;
         let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
         if socket.exists() || Path::new(&format!("/tmp/.X{n}-lock")).exists() {
             continue;
@@ -45,10 +43,12 @@ fn start_xvfb() -> (Child, String) {
             if let Ok(Some(_)) = xvfb.try_wait() {
                 break; // another server got the number first
             }
-            // Ready when a client gets an answer (the socket appears a little earlier). A
-            // server that lost the race for the lock exits at once instead.
+            // Ready when a client gets an answer (the socket appears a little earlier),
+            // and ours when the lock file names our server: one that lost the race for
+            // the number exits, and the server answering is someone else's.
             if socket.exists() && x_answers(&format!(":{n}")) {
-                if let Ok(None) = xvfb.try_wait() {
+                let owner = std::fs::read_to_string(format!("/tmp/.X{n}-lock")).unwrap_or_default();
+                if owner.trim().parse::<u32>().ok() == Some(xvfb.id()) {
                     return (xvfb, format!(":{n}"));
                 }
                 break;
