@@ -547,7 +547,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let t = Instant::now();
         let delays = self.config.delays.clone();
         let method = self.config.input.method;
-        let mut left_pointer_at: Option<ScreenPoint> = None;
+        // From here on the pointer is the bot's: where it is now, then where each click
+        // leaves it.
+        let mut left_pointer_at: Option<ScreenPoint> = Some(self.input.pointer()?);
         let mut selected: Option<usize> = None;
         for m in moves {
             if self.stopped() {

@@ -213,7 +213,8 @@ fn user_moving_the_mouse_stops_the_bot() {
         stderr.push_str(&line);
         stderr.push('\n');
         if !moved && line.contains("cells to fill") {
-            std::thread::sleep(std::time::Duration::from_millis(500));
+            // With these delays the game takes the bot about 6 s.
+            std::thread::sleep(std::time::Duration::from_millis(1500));
             desk.run("xdotool", &["mousemove", "5", "5"]);
             moved = true;
         }
