@@ -70,7 +70,7 @@ fn border_colour(img: &RgbImage, r: &Rect) -> [u8; 3] {
         ((r.x + r.w) as u32).min(img.width()) - 2,
         ((r.y + r.h) as u32).min(img.height()) - 2,
     );
-    let mut counts: std::collections::HashMap<[u8; 3], u32> = Default::default();
+    let mut counts: std::collections::BTreeMap<[u8; 3], u32> = Default::default();
     for x in x0..=x1 {
         *counts.entry(img.get_pixel(x, y0).0).or_default() += 1;
         *counts.entry(img.get_pixel(x, y1).0).or_default() += 1;

@@ -134,7 +134,7 @@ fn link_neighbours(cands: &[Candidate]) -> Vec<Vec<usize>> {
             }
         }
     }
-    let mut groups: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for i in 0..n {
         let r = root(&mut parent, i);
         groups.entry(r).or_default().push(i);

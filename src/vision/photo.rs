@@ -406,9 +406,9 @@ pub fn locate_grid(work: &GrayImage) -> Option<[Point; 4]> {
 }
 
 /// A quadrilateral is taken for the grid only when its lattice score (see
-/// [`grid_candidates`]) reaches this; a real grid scores 0.4-0.9, print and noise
-/// under 0.1.
-const MIN_LATTICE_SCORE: f32 = 0.15;
+/// [`grid_candidates`]) reaches this; a real grid scores 0.4-0.9, random noise about
+/// 0, and a list with ruled rows (GNOME Sudoku's difficulty chooser) 0.18.
+const MIN_LATTICE_SCORE: f32 = 0.2;
 
 /// The candidate grid outlines in a work picture with their lattice scores (mean ink
 /// along the 20 expected lines minus mean ink in the cells' middles), best first.
@@ -437,7 +437,8 @@ fn ink_radius(work: &GrayImage) -> u32 {
 }
 
 /// How much the quadrilateral's rectified square looks like a 9x9 lattice: the mean
-/// ink along the 20 expected lines minus the mean ink in the cells' middles.
+/// ink along the 20 expected lines minus the mean ink in the cells' middles, both taken
+/// as the best of three neighbouring samples (so that noise scores near zero).
 fn lattice_score(ink: &GrayImage, corners: [Point; 4]) -> Option<f32> {
     let hmap = Homography::grid_to_quad(corners)?;
     let n = 12;
@@ -474,7 +475,10 @@ fn lattice_score(ink: &GrayImage, corners: [Point; 4]) -> Option<f32> {
                 (0.5, 0.15),
                 (0.15, 0.5),
             ] {
-                off += at(c as f32 + du, r as f32 + dv);
+                // Best of three too, as on the lines: with noise, both sides alike.
+                off += (-1..=1)
+                    .map(|d| at(c as f32 + du + d as f32 / n as f32, r as f32 + dv))
+                    .fold(0.0f32, f32::max);
                 off_n += 1.0;
             }
         }

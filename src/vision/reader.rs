@@ -23,6 +23,7 @@ const TEXTURE_RADIUS: u32 = 3;
 use super::signature::Signature;
 use super::{debug, CellReading, Method, Reading};
 use crate::grid::Grid;
+use crate::solver::count_solutions;
 
 /// Why a picture could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -120,17 +121,7 @@ impl Reader {
         let Some(lattice) = lattice else {
             // Not a screenshot grid: a photo, or a printed grid. The photo path locates
             // the grid's outline and reads each cell with the trained classifier.
-            let result = self.read_photo(picture);
-            if let Some(dir) = debug_dir {
-                match &result {
-                    Ok(reading) => debug::write_photo(dir, &rgb, reading),
-                    Err(ReadError::Doubtful { reading, .. }) => {
-                        debug::write_photo(dir, &rgb, reading)
-                    }
-                    Err(_) => debug::write_no_grid(dir, &rgb),
-                }
-            }
-            return result.and_then(check);
+            return self.read_photo_path(picture, &rgb, debug_dir);
         };
         let glyphs = find_glyphs(&rgb, &regions, &lattice);
         let mut heights: Vec<f32> = lattice.cells.iter().map(|c| c.h).collect();
@@ -148,7 +139,41 @@ impl Reader {
             debug::write_stages(dir, &rgb, &lattice, &glyphs, threshold, &reading);
         }
         tracing::debug!("read grid in {:?}", t0.elapsed());
-        check(reading)
+        let screen = check(reading);
+        // A printed grid photographed flat can show a lattice too, but Tesseract is not
+        // the reader for paper. When the screenshot path does not give a puzzle with
+        // exactly one solution, the photo path has its say, and is taken when it does.
+        let settled = matches!(&screen, Ok(r) if count_solutions(&r.grid, 2) == 1);
+        if settled {
+            return screen;
+        }
+        match self.read_photo(picture).and_then(check) {
+            Ok(photo) if count_solutions(&photo.grid, 2) == 1 => {
+                tracing::debug!("the photo path read a uniquely solvable puzzle; taking it");
+                if let Some(dir) = debug_dir {
+                    debug::write_photo(dir, &rgb, &photo);
+                }
+                Ok(photo)
+            }
+            _ => screen,
+        }
+    }
+
+    fn read_photo_path(
+        &mut self,
+        picture: &DynamicImage,
+        rgb: &image::RgbImage,
+        debug_dir: Option<&Path>,
+    ) -> Result<Reading, ReadError> {
+        let result = self.read_photo(picture);
+        if let Some(dir) = debug_dir {
+            match &result {
+                Ok(reading) => debug::write_photo(dir, rgb, reading),
+                Err(ReadError::Doubtful { reading, .. }) => debug::write_photo(dir, rgb, reading),
+                Err(_) => debug::write_no_grid(dir, rgb),
+            }
+        }
+        result.and_then(check)
     }
 
     fn read_photo(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
