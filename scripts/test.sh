@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 cargo build --release --locked 2>&1 | tail -n 3
-cargo test --release --locked --workspace 2>&1
+cargo test --release --locked --workspace --no-fail-fast 2>&1

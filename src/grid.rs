@@ -233,9 +233,9 @@ mod tests {
         let c: Vec<String> = g.conflicts().iter().map(|c| c.to_string()).collect();
         assert_eq!(c, vec!["duplicate 5 in column 1", "duplicate 5 in box 1"]);
         let mut g = Grid::parse(P).unwrap();
-        g.set(2, 8, 9); // row 3 already has a 9 at r3c3
+        g.set(2, 8, 9); // row 3 already has a 9 at r3c2
         assert_eq!(g.conflicts()[0].to_string(), "duplicate 9 in row 3");
-        assert_eq!(g.conflicts()[0].cells, [2 * 9 + 2, 2 * 9 + 8]);
+        assert_eq!(g.conflicts()[0].cells, [2 * 9 + 1, 2 * 9 + 8]);
     }
 
     #[test]
