@@ -84,3 +84,22 @@ fn cell_centres_lie_inside_their_cells_and_rows_go_down() {
     assert!(r.cell_center(9).y > r.cell_center(0).y + 10.0);
     assert!(r.cell_center(1).x > r.cell_center(0).x + 10.0);
 }
+
+#[test]
+fn screenshots_are_told_from_photos() {
+    use sudoku_bot::vision::reader::looks_like_photo;
+    for (path, _, _) in manifest() {
+        assert!(
+            !looks_like_photo(&image::open(&path).unwrap().to_rgb8()),
+            "{} is a screenshot",
+            path.display()
+        );
+    }
+    let photos = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/photos");
+    for name in ["image1.jpg", "image10.jpg", "image1031.jpg"] {
+        assert!(
+            looks_like_photo(&image::open(photos.join(name)).unwrap().to_rgb8()),
+            "{name} is a photo"
+        );
+    }
+}

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::grid::cell_name;
-use crate::modes::read::open_picture;
+use crate::modes::read::{open_picture, reader_for};
 use crate::solver::{solve, Solution};
-use crate::vision::{debug, ReadError, Reader, Reading};
+use crate::vision::{debug, ReadError, Reading};
 use crate::Failure;
 
 /// Reads `image`, solves it, and writes a same-size copy to `out` with the answer drawn
@@ -16,8 +16,8 @@ use crate::Failure;
 /// doubtful cells are named (and, with `debug`, marked in `doubtful.png`), and the exit
 /// code is 1.
 pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let picture = open_picture(image)?;
-    let mut reader = Reader::new()?;
+    let (picture, format) = open_picture(image)?;
+    let mut reader = reader_for(format)?;
     let reading = match reader.read(&picture, debug_dir) {
         Ok(r) => r,
         Err(ReadError::Doubtful {

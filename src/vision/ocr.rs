@@ -22,6 +22,11 @@ pub struct Ocr {
 }
 
 enum Engine {
+    /// Not started: it starts on first use (pictures likely to need no OCR at all).
+    Idle {
+        language: String,
+        tessdata: Option<String>,
+    },
     Starting(std::thread::JoinHandle<Result<LepTess, String>>),
     Ready(LepTess),
     Failed(String),
@@ -65,8 +70,24 @@ impl Ocr {
         }
     }
 
+    /// An engine that starts only when first used.
+    pub fn lazy(language: &str, tessdata: Option<&str>) -> Ocr {
+        Ocr {
+            engine: Engine::Idle {
+                language: language.to_string(),
+                tessdata: tessdata.map(str::to_string),
+            },
+        }
+    }
+
     /// The engine, once started; the error says why it could not start.
     pub fn engine(&mut self) -> Result<&mut LepTess, String> {
+        if let Engine::Idle { language, tessdata } = &self.engine {
+            self.engine = match start_engine(language, tessdata.as_deref()) {
+                Ok(e) => Engine::Ready(e),
+                Err(msg) => Engine::Failed(msg),
+            };
+        }
         if let Engine::Starting(_) = self.engine {
             let Engine::Starting(handle) =
                 std::mem::replace(&mut self.engine, Engine::Failed(String::new()))
@@ -82,7 +103,7 @@ impl Ocr {
         match &mut self.engine {
             Engine::Ready(e) => Ok(e),
             Engine::Failed(msg) => Err(msg.clone()),
-            Engine::Starting(_) => unreachable!(),
+            Engine::Idle { .. } | Engine::Starting(_) => unreachable!(),
         }
     }
 

@@ -61,6 +61,10 @@ pub struct ReaderOptions {
     /// Tesseract answers below this confidence (0..1) are not trusted on their own: the
     /// glyph is read again alone, and failing that decided by the rules.
     pub min_confidence: f32,
+    /// Start Tesseract at once, in the background (screenshots: it overlaps with
+    /// decoding and locating), or only when a read needs it (photos, read by the
+    /// classifier, mostly never do).
+    pub eager_ocr: bool,
 }
 
 impl Default for ReaderOptions {
@@ -69,6 +73,7 @@ impl Default for ReaderOptions {
             language: "eng".into(),
             tessdata_dir: None,
             min_confidence: DEFAULT_MIN_CONFIDENCE,
+            eager_ocr: true,
         }
     }
 }
@@ -95,7 +100,11 @@ impl Reader {
     /// Starts the OCR engine with `options`.
     pub fn with_options(options: ReaderOptions) -> Result<Reader, ReadError> {
         Ok(Reader {
-            ocr: Ocr::with_model(&options.language, options.tessdata_dir.as_deref()),
+            ocr: if options.eager_ocr {
+                Ocr::with_model(&options.language, options.tessdata_dir.as_deref())
+            } else {
+                Ocr::lazy(&options.language, options.tessdata_dir.as_deref())
+            },
             min_confidence: options.min_confidence,
             known: Vec::new(),
             classifier: None,
@@ -110,6 +119,19 @@ impl Reader {
     ) -> Result<Reading, ReadError> {
         let rgb = picture.to_rgb8();
         let t0 = std::time::Instant::now();
+        // A photo goes to the photo path first; the screenshot path is its fallback.
+        let photo_first = looks_like_photo(&rgb);
+        if photo_first {
+            if let Ok(photo) = self.read_photo(picture).and_then(check) {
+                if count_solutions(&photo.grid, 2) == 1 {
+                    tracing::debug!("read as a photo in {:?}", t0.elapsed());
+                    if let Some(dir) = debug_dir {
+                        debug::write_photo(dir, &rgb, &photo);
+                    }
+                    return Ok(photo);
+                }
+            }
+        }
         let mut regions = label_regions(&rgb);
         let mut lattice = locate_lattice(&regions);
         if lattice.is_none() {
@@ -144,7 +166,7 @@ impl Reader {
         // the reader for paper. When the screenshot path does not give a puzzle with
         // exactly one solution, the photo path has its say, and is taken when it does.
         let settled = matches!(&screen, Ok(r) if count_solutions(&r.grid, 2) == 1);
-        if settled {
+        if settled || photo_first {
             return screen;
         }
         match self.read_photo(picture).and_then(check) {
@@ -356,6 +378,24 @@ impl Reader {
         best.map(|(d, _, c)| (d, c))
     }
 }
+
+/// True for camera pictures: sensor noise and JPEG leave few neighbouring pixels
+/// exactly equal, where screenshots (flat fills, even gradients) have most of them
+/// equal. Sampled on every 4th row.
+pub fn looks_like_photo(rgb: &image::RgbImage) -> bool {
+    let (w, h) = rgb.dimensions();
+    let (mut equal, mut pairs) = (0u64, 0u64);
+    for y in (0..h).step_by(4) {
+        for x in 1..w {
+            pairs += 1;
+            equal += (rgb.get_pixel(x, y) == rgb.get_pixel(x - 1, y)) as u64;
+        }
+    }
+    pairs > 0 && (equal as f64) < PHOTO_EQUAL_SHARE * pairs as f64
+}
+
+/// Below this share of exactly equal neighbours, a picture is taken for a photo.
+const PHOTO_EQUAL_SHARE: f64 = 0.3;
 
 /// The member of a group with the tallest glyph: the most pixels to read.
 fn tallest<'a>(members: &[usize], givens: &[Option<&'a Glyph>]) -> &'a Glyph {
