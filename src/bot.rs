@@ -22,7 +22,7 @@ use image::{DynamicImage, RgbaImage};
 use tracing::{debug, info, warn};
 
 use crate::config::{Config, InputMethod};
-use crate::grid::{cell_name, Grid};
+use crate::grid::{cell_name, cell_names, Grid};
 use crate::input::{Input, InputError, Key, ScreenPoint};
 use crate::screen::{Screen, ScreenError, ScreenRect, WindowView};
 use crate::solver::{self, Solution};
@@ -101,7 +101,7 @@ pub enum BotError {
     Interfered(String),
     #[error("no playable puzzle appeared within {seconds:.1} s (last: {last})")]
     Timeout { seconds: f64, last: String },
-    #[error("verification failed: {} still do not hold the solution after {rounds} rounds of re-entering them", names(.cells))]
+    #[error("verification failed: {} still do not hold the solution after {rounds} rounds of re-entering them", cell_names(.cells))]
     NotVerified { cells: Vec<usize>, rounds: u32 },
     #[error("verification failed: {0}")]
     Unverifiable(String),
@@ -109,19 +109,11 @@ pub enum BotError {
     Output(std::io::Error),
 }
 
-fn names(cells: &[usize]) -> String {
-    cells
-        .iter()
-        .map(|&i| cell_name(i))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn cells_suffix(cells: &[usize]) -> String {
     if cells.is_empty() {
         String::new()
     } else {
-        format!(" (doubtful cells: {})", names(cells))
+        format!(" (doubtful cells: {})", cell_names(cells))
     }
 }
 
@@ -686,7 +678,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             info!(
                 "{} cells did not take ({}); entering them again",
                 wrong.len(),
-                names(&wrong)
+                cell_names(&wrong)
             );
             let again = plan_moves(&reading.grid, solution, &map);
             match self.play(&again, &view, &map)? {

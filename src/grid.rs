@@ -168,6 +168,15 @@ pub fn cell_name(index: usize) -> String {
     format!("r{}c{}", index / 9 + 1, index % 9 + 1)
 }
 
+/// "r1c2 r3c4" for cells 1 and 22: a list of cells as a user reads it.
+pub fn cell_names(cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(|&i| cell_name(i))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_line())

@@ -213,8 +213,8 @@ fn draw_warped(
                 continue;
             }
             let p = picture.get_pixel_mut(x, y);
-            for k in 0..3 {
-                p.0[k] = (p.0[k] as f32 * (1.0 - a) + colour[k] as f32 * a).round() as u8;
+            for (channel, &target) in p.0.iter_mut().zip(&colour) {
+                *channel = (*channel as f32 * (1.0 - a) + target as f32 * a).round() as u8;
             }
         }
     }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use crate::grid::cell_name;
+use crate::grid::cell_names;
 use crate::modes::read::{open_picture, reader_for};
 use crate::solver::{solve, Solution};
 use crate::vision::{debug, ReadError, Reading};
@@ -29,7 +29,7 @@ pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result
             return Err(Failure(format!(
                 "{}: {reason}, nothing drawn (doubtful cells: {})",
                 image.display(),
-                names(&cells)
+                cell_names(&cells)
             ))
             .into());
         }
@@ -48,7 +48,7 @@ pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result
                 "{}: the puzzle read ({}) {what}: a digit was misread or the puzzle is broken; nothing drawn (doubtful cells: {})",
                 image.display(),
                 reading.grid.to_line(),
-                names(&suspects)
+                cell_names(&suspects)
             ))
             .into());
         }
@@ -59,14 +59,6 @@ pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result
         .save(out)
         .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn names(cells: &[usize]) -> String {
-    cells
-        .iter()
-        .map(|&i| cell_name(i))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// With `--debug`, the picture with the doubtful cells framed in red.

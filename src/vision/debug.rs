@@ -4,8 +4,8 @@
 //! - `1-grid.png`   the grid's outline (red) and each cell box (blue)
 //! - `2-glyphs.png` given glyphs (green boxes) and marks too small to be givens (orange)
 //! - `3-read.png`   the digit read in each cell, coloured by how: Tesseract (blue), a
-//!                  glyph recognised from before (purple), the classifier (teal), the
-//!                  rules (orange); red `?` where nothing could be read
+//!   glyph recognised from before (purple), the classifier (teal), the rules (orange);
+//!   red `?` where nothing could be read
 //! - `no-grid.png`  the picture, when no grid was found
 //!
 //! Photos (read by the classifier) get `1-grid.png` and `3-read.png`.

@@ -157,6 +157,12 @@ impl Ocr {
     }
 }
 
+impl Default for Ocr {
+    fn default() -> Ocr {
+        Ocr::new()
+    }
+}
+
 impl Drop for Ocr {
     /// Waits for an engine still starting and shuts it down in order: Tesseract warns
     /// of leaks on stderr when the process ends with an engine alive.

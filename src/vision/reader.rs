@@ -33,7 +33,7 @@ pub enum ReadError {
     NoGrid,
     /// A grid was found but its reading is not trustworthy: the digits clash, the puzzle
     /// has no solution, or some cells could not be read. `cells` are 0..81.
-    #[error("{reason} (doubtful cells: {})", cells.iter().map(|&i| crate::grid::cell_name(i)).collect::<Vec<_>>().join(" "))]
+    #[error("{reason} (doubtful cells: {})", crate::grid::cell_names(cells))]
     Doubtful {
         reason: String,
         cells: Vec<usize>,
