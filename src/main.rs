@@ -12,7 +12,12 @@ use sudoku_bot::{error, modes};
 /// Without a subcommand it watches the window named by --window and plays every new
 /// puzzle that appears in it.
 #[derive(Parser, Debug)]
-#[command(name = "sudoku-bot", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "sudoku-bot",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -100,11 +105,15 @@ fn main() -> ExitCode {
 
 fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Some(Command::Read { image, json, debug }) => modes::read::run(&image, json, debug.as_deref()),
-        Some(Command::Solve { puzzles }) => modes::solve::run(&puzzles),
-        Some(Command::Overlay { image, output, debug }) => {
-            modes::overlay::run(&image, &output, debug.as_deref())
+        Some(Command::Read { image, json, debug }) => {
+            modes::read::run(&image, json, debug.as_deref())
         }
+        Some(Command::Solve { puzzles }) => modes::solve::run(&puzzles),
+        Some(Command::Overlay {
+            image,
+            output,
+            debug,
+        }) => modes::overlay::run(&image, &output, debug.as_deref()),
         Some(Command::Windows) => modes::windows::run(),
         Some(Command::Eval { labels }) => modes::eval::run(&labels),
         None => modes::watch::run(modes::watch::Options {

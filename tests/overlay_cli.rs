@@ -24,7 +24,11 @@ fn overlay(input: &Path, out: &Path) -> std::process::Output {
 
 /// Overlays `name`, reads the result back, and checks it against the solution.
 fn overlay_reads_back_as_the_solution(name: &str) {
-    let folder = if name.ends_with(".jpg") { "fixtures/photos" } else { "fixtures/screens" };
+    let folder = if name.ends_with(".jpg") {
+        "fixtures/photos"
+    } else {
+        "fixtures/screens"
+    };
     let input = root().join(folder).join(name);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("answer.png");
