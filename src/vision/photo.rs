@@ -94,26 +94,7 @@ impl GridMesh {
             for (k, line) in lines.iter_mut().enumerate() {
                 for (j, slot) in line.iter_mut().enumerate() {
                     let base = (k as f32 * s).round() as i32;
-                    let a = (j as f32 * s + 2.0) as i32;
-                    let b = ((j + 1) as f32 * s - 2.0) as i32;
-                    let mut best = (0.0f32, 0i32);
-                    for d in -reach..=reach {
-                        let fill: f32 = (a..b)
-                            .map(|t| {
-                                if h == 0 {
-                                    at(t, base + d)
-                                } else {
-                                    at(base + d, t)
-                                }
-                            })
-                            .sum::<f32>()
-                            / (b - a) as f32;
-                        // Prefer the nearer of equal peaks.
-                        let score = fill - 0.002 * d.abs() as f32;
-                        if score > best.0 {
-                            best = (score, d);
-                        }
-                    }
+                    let best = best_segment_offset(&at, h == 0, base, j, s, reach);
                     if best.0 >= LINE_MIN_FILL {
                         *slot = best.1 as f32;
                     }
@@ -178,24 +159,7 @@ impl GridMesh {
                 let base = if e == 0 { 0 } else { (9.0 * s).round() as i32 };
                 let mut pieces = Vec::new();
                 for j in 0..9 {
-                    let a = (j as f32 * s + 2.0) as i32;
-                    let b = ((j + 1) as f32 * s - 2.0) as i32;
-                    let mut best = (0.0f32, 0i32);
-                    for d in -reach..=reach {
-                        let fill: f32 = (a..b)
-                            .map(|t| {
-                                if h == 0 {
-                                    at(t, base + d)
-                                } else {
-                                    at(base + d, t)
-                                }
-                            })
-                            .sum::<f32>()
-                            / (b - a) as f32;
-                        if fill - 0.002 * d.abs() as f32 > best.0 {
-                            best = (fill - 0.002 * d.abs() as f32, d);
-                        }
-                    }
+                    let best = best_segment_offset(&at, h == 0, base, j, s, reach);
                     if best.0 >= OUTLINE_MIN_FILL {
                         pieces.push((j as f32 + 0.5, best.1 as f32 / s));
                     }
@@ -594,6 +558,40 @@ pub fn locate_mesh(gray: &GrayImage) -> Option<GridMesh> {
     };
     let mesh = start.refine(&work).refine(&work);
     Some(mesh.scaled(k))
+}
+
+/// Where segment `j` (one cell long) of a grid line lies: the offset `d` within
+/// `reach` of `base` whose pixels along the segment are most inked, with that share
+/// of ink less a small penalty for distance (the nearer of equal peaks wins). The line
+/// runs along x when `horizontal`, else along y. Returns (score, offset).
+fn best_segment_offset(
+    at: &impl Fn(i32, i32) -> f32,
+    horizontal: bool,
+    base: i32,
+    j: usize,
+    s: f32,
+    reach: i32,
+) -> (f32, i32) {
+    let a = (j as f32 * s + 2.0) as i32;
+    let b = ((j + 1) as f32 * s - 2.0) as i32;
+    let mut best = (0.0f32, 0i32);
+    for d in -reach..=reach {
+        let fill = (a..b)
+            .map(|t| {
+                if horizontal {
+                    at(t, base + d)
+                } else {
+                    at(base + d, t)
+                }
+            })
+            .sum::<f32>()
+            / (b - a) as f32;
+        let score = fill - 0.002 * d.abs() as f32;
+        if score > best.0 {
+            best = (score, d);
+        }
+    }
+    best
 }
 
 /// The 81 cell crops of a located grid, [`WORK_SIDE`] px square, row by row.
