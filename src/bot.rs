@@ -5,11 +5,17 @@
 //! ([`Input`]). One pass of the loop ([`Bot::step`]) either waits (nothing new, no grid,
 //! a dialog over the grid, a minimised window) or plays one puzzle to the end.
 //!
-//! Safety rules, checked while playing: before each row of moves the window must still
-//! be at the same place and size with nothing stacked over the grid (else the bot stops
-//! typing and goes back to waiting); before each move the pointer must be where the bot
-//! left it and no key may be held (else the user took over: the bot stops with an error).
-//! A puzzle read as invalid, unsolvable or with several solutions is never typed.
+//! Safety rules, checked while playing (the README's safety section lists them):
+//! - before each move the window must be on the screen, at the same place and size,
+//!   the screen unlocked, nothing stacked over the grid, and every point the move will
+//!   click inside the window and uncovered (else the bot stops typing and waits);
+//! - before each key the game must have the keyboard focus (else the bot stops and says
+//!   which window has it: the watch waits for that window to let go, --once fails);
+//! - the user's own input, any key, button, wheel or motion (else the bot stops with an
+//!   error), and the pointer where the bot left it;
+//! - a puzzle read as invalid, unsolvable or with several solutions is never typed, and
+//!   every digit read is confirmed by a second reading that shares no cache with the
+//!   first before anything is typed.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -30,12 +36,38 @@ use crate::vision::{ReadError, Reader, Reading};
 
 /// Reads a grid from a picture; [`crate::vision::Reader`] is the real one.
 pub trait GridReader {
+    /// Reads the grid, using (and adding to) what the reader learnt from earlier pictures.
     fn read(&mut self, picture: &DynamicImage, debug: Option<&Path>) -> Result<Reading, ReadError>;
+    /// Reads the grid without anything learnt earlier, and keeps nothing learnt.
+    fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError>;
+    /// Reads every digit of `reading` (read from `picture`) again by a second path that
+    /// shares nothing with the first one's cache; returns the cells where it disagrees
+    /// or cannot confirm the digit.
+    fn confirm(
+        &mut self,
+        picture: &DynamicImage,
+        reading: &Reading,
+    ) -> Result<Vec<usize>, ReadError>;
+    /// Forgets what was learnt from the glyphs in `cells` of `reading`.
+    fn forget(&mut self, reading: &Reading, cells: &[usize]);
 }
 
 impl GridReader for Reader {
     fn read(&mut self, picture: &DynamicImage, debug: Option<&Path>) -> Result<Reading, ReadError> {
         Reader::read(self, picture, debug)
+    }
+    fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        Reader::read_fresh(self, picture)
+    }
+    fn confirm(
+        &mut self,
+        picture: &DynamicImage,
+        reading: &Reading,
+    ) -> Result<Vec<usize>, ReadError> {
+        Reader::confirm(self, picture, reading)
+    }
+    fn forget(&mut self, reading: &Reading, cells: &[usize]) {
+        Reader::forget(self, reading, cells)
     }
 }
 
@@ -99,6 +131,11 @@ pub enum BotError {
     },
     #[error("stopped: {0} while the bot was playing (the user took over)")]
     Interfered(String),
+    #[error("stopped typing: the keyboard focus is on {0}, not the game")]
+    FocusLost(String),
+    /// A configured click point that cannot be used (bad configuration: exit 2).
+    #[error("{0}")]
+    Config(String),
     #[error("no playable puzzle appeared within {seconds:.1} s (last: {last})")]
     Timeout { seconds: f64, last: String },
     #[error("verification failed: {} still do not hold the solution after {rounds} rounds of re-entering them", cell_names(.cells))]
@@ -138,6 +175,8 @@ enum Played {
     All,
     /// Stopped typing for a reason that may pass (window moved, something covers the grid).
     Paused(String),
+    /// Stopped typing because another window has the keyboard focus (described).
+    FocusLost(String),
     Stopped,
 }
 
@@ -201,6 +240,50 @@ impl CellMap {
     pub fn center(&self, index: usize) -> ScreenPoint {
         self.centers[index]
     }
+}
+
+/// Where the configured pad button for `digit` is on the screen, if a pad is configured.
+fn pad_point(config: &Config, window: &ScreenRect, digit: u8) -> Option<ScreenPoint> {
+    let pad = config.input.pad.as_ref()?;
+    let [px, py] = *pad.get(usize::from(digit).checked_sub(1)?)?;
+    Some(round(window.x as f32 + px, window.y as f32 + py))
+}
+
+/// Checks that the configuration's own click points (the grid override and the pad)
+/// land inside the window; a point outside it is a configuration error.
+fn check_configured_points(
+    config: &Config,
+    map: &CellMap,
+    window: &ScreenRect,
+) -> Result<(), BotError> {
+    let inside = |p: ScreenPoint| window.contains(p.x, p.y);
+    let overridden = config.grid.origin.is_some() || config.grid.click_offset != [0.0, 0.0];
+    if overridden {
+        if let Some(i) = (0..81).find(|&i| !inside(map.center(i))) {
+            return Err(BotError::Config(format!(
+                "grid.origin, grid.cell_size and grid.click_offset put {} at {}, outside the window ({}x{} at {},{})",
+                cell_name(i), map.center(i), window.width, window.height, window.x, window.y
+            )));
+        }
+    }
+    if config.input.method == InputMethod::Pad {
+        for d in 1..=9u8 {
+            match pad_point(config, window, d) {
+                Some(p) if inside(p) => {}
+                p => {
+                    return Err(BotError::Config(format!(
+                        "input.pad puts button {d} at {}, outside the window ({}x{} at {},{})",
+                        p.map(|p| p.to_string()).unwrap_or_else(|| "nowhere".into()),
+                        window.width,
+                        window.height,
+                        window.x,
+                        window.y
+                    )))
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn round(x: f32, y: f32) -> ScreenPoint {
@@ -305,6 +388,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     last_reason: String,
     /// When the last key or click was sent.
     last_input: Option<Instant>,
+    /// The window that took the keyboard focus while the bot typed: the watch waits for
+    /// it to let go rather than click the focus back.
+    focus_thief: Option<String>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -332,6 +418,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             finished: None,
             last_reason: String::new(),
             last_input: None,
+            focus_thief: None,
         }
     }
 
@@ -384,20 +471,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                         last_wait = reason;
                     }
                 }
-                Err(BotError::Refused {
-                    reason,
-                    cells,
-                    picture,
-                }) => {
-                    warn!(
-                        "{}",
-                        BotError::Refused {
-                            reason,
-                            cells,
-                            picture
-                        }
-                    );
-                }
+                Err(e @ (BotError::Refused { .. } | BotError::FocusLost(_))) => warn!("{e}"),
                 Err(e) => return Err(e),
             }
             self.pause(self.config.watch.interval);
@@ -407,9 +481,20 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// One pass: look at the window, and play the puzzle in it if there is a new one.
     pub fn step(&mut self) -> Result<Step, BotError> {
+        // The user's input while the bot watches: read it now, so that what is left to
+        // see when play starts is recent.
+        let user_active = self.input.user_activity()?;
         let view = self.screen.view()?;
         if view.window.minimized {
             return Ok(Step::Wait("the window is minimised".into()));
+        }
+        if !view.viewable {
+            return Ok(Step::Wait(
+                "the game window is not on the screen (unmapped or on another workspace)".into(),
+            ));
+        }
+        if let Some(why) = self.screen.locked()? {
+            return Ok(Step::Wait(why));
         }
         let capture = self.screen.capture()?;
         let (picture, region) = self.crop_to_region(capture);
@@ -446,7 +531,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 self.last_seen = Some(seen);
                 self.last_reason = format!("the grid could not be read: {reason}");
-                let picture_path = self.save_debug_picture(&picture, Some(&reading), &cells);
+                self.reader.forget(&reading, &cells);
+                let picture_path = self.save_debug_picture(&picture, Some(&reading), &cells, seen);
                 return Err(BotError::Refused {
                     reason,
                     cells,
@@ -482,7 +568,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 if cells.is_empty() {
                     cells = low_confidence_cells(&reading);
                 }
-                let picture_path = self.save_debug_picture(&picture, Some(&reading), &cells);
+                let all: Vec<usize> = (0..81).collect();
+                self.reader.forget(&reading, &all);
+                let picture_path = self.save_debug_picture(&picture, Some(&reading), &cells, seen);
                 return Err(BotError::Refused {
                     reason,
                     cells,
@@ -490,6 +578,30 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 });
             }
         };
+        // A second reading, sharing no cache with the first, must agree on every digit.
+        let unconfirmed = self
+            .reader
+            .confirm(&picture, &reading)
+            .map_err(|e| match e {
+                ReadError::Engine(e) => BotError::Reader(e),
+                other => BotError::Reader(other.to_string()),
+            })?;
+        if !unconfirmed.is_empty() {
+            let all: Vec<usize> = (0..81).collect();
+            self.reader.forget(&reading, &all);
+            let reason = format!(
+                "a second reading does not confirm {} of the digits read",
+                unconfirmed.len()
+            );
+            self.last_reason = reason.clone();
+            let picture_path =
+                self.save_debug_picture(&picture, Some(&reading), &unconfirmed, seen);
+            return Err(BotError::Refused {
+                reason,
+                cells: unconfirmed,
+                picture: picture_path,
+            });
+        }
         let moves = plan_moves(&grid, &solution, &map);
         info!("puzzle {} read, {} cells to fill", grid, moves.len());
         if self.dry_run {
@@ -503,12 +615,33 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 moves: moves.len(),
             }));
         }
+        check_configured_points(&self.config, &map, &view.window.rect)?;
+        if let Some(what) = user_active.or(self.input.user_activity()?) {
+            self.last_seen = None;
+            return Ok(Step::Wait(format!(
+                "the user is at the mouse or keyboard ({what}); waiting for a pause"
+            )));
+        }
+        if let Some(thief) = self.focus_thief.clone() {
+            if self.screen.focus_elsewhere()?.as_ref() == Some(&thief) {
+                self.last_seen = None;
+                return Ok(Step::Wait(format!(
+                    "{thief} has the keyboard focus; waiting for it to let go"
+                )));
+            }
+            self.focus_thief = None;
+        }
         let before: HashSet<u32> = view.above.iter().map(|w| w.id).collect();
         match self.play(&moves, &view, &map)? {
             Played::All => {}
             Played::Paused(reason) => {
                 self.last_seen = None;
                 return Ok(Step::Wait(reason));
+            }
+            Played::FocusLost(thief) => {
+                self.last_seen = None;
+                self.focus_thief = Some(thief.clone());
+                return Err(BotError::FocusLost(thief));
             }
             Played::Stopped => return Ok(Step::Done(Outcome::Stopped)),
         }
@@ -526,9 +659,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }))
     }
 
-    /// Enters `moves`, row by row. Before each move the window must be unchanged and
-    /// uncovered (a handful of X11 round trips, well under a millisecond), and the user
-    /// must not have touched mouse or keyboard.
+    /// Enters `moves`, row by row. Before each move the window must be unchanged, on
+    /// the screen and unlocked, with every point the move clicks uncovered; before each
+    /// key the game must have the focus; and the user must not have touched mouse or
+    /// keyboard (a handful of X11 round trips a move, well under a millisecond).
     fn play(
         &mut self,
         moves: &[Move],
@@ -547,64 +681,125 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             if self.stopped() {
                 return Ok(Played::Stopped);
             }
-            {
-                let now = self.screen.view()?;
-                if now.window.rect != start.window.rect {
-                    return Ok(Played::Paused(
-                        "the window moved or changed size; looking again".into(),
-                    ));
-                }
-                if now.window.minimized {
-                    return Ok(Played::Paused("the window was minimised".into()));
-                }
-                if let Some(cover) = covered(&now, &map.grid) {
-                    return Ok(Played::Paused(cover));
-                }
+            let clicks_cell = !(method == InputMethod::Keys && selected.is_some());
+            let pad = match method {
+                InputMethod::Pad => pad_point(&self.config, &start.window.rect, m.digit),
+                _ => None,
+            };
+            let points: Vec<ScreenPoint> =
+                clicks_cell.then_some(m.at).into_iter().chain(pad).collect();
+            if let Some(why) = self.unsafe_to_act(start, map, &points)? {
+                return Ok(Played::Paused(why));
             }
             if let Some(expected) = left_pointer_at {
                 self.check_pointer(expected, m.cell)?;
             }
-            if self.input.keys_held()? {
-                return Err(BotError::Interfered(format!(
-                    "a key was pressed before {}",
-                    cell_name(m.cell)
-                )));
+            self.check_user(m.cell)?;
+            // Once the game has taken a key, the focus leaving it means another window
+            // took it: stop before even clicking.
+            if selected.is_some() {
+                if let Some(thief) = self.focus_check()? {
+                    return Ok(Played::FocusLost(thief));
+                }
             }
-            match (method, selected) {
-                (InputMethod::Keys, Some(from)) => {
-                    for key in arrow_path(from, m.cell) {
-                        self.input.key(key)?;
-                        self.pause(delays.after_arrow);
+            if clicks_cell {
+                self.input.click(m.at)?;
+                left_pointer_at = Some(m.at);
+                self.pause(delays.after_click);
+            } else if let Some(from) = selected {
+                for key in arrow_path(from, m.cell) {
+                    if let Some(thief) = self.focus_check()? {
+                        return Ok(Played::FocusLost(thief));
                     }
-                }
-                _ => {
-                    self.input.click(m.at)?;
-                    left_pointer_at = Some(m.at);
-                    self.pause(delays.after_click);
+                    self.input.key(key)?;
+                    self.pause(delays.after_arrow);
                 }
             }
-            match (method, &self.config.input.pad) {
-                (InputMethod::Pad, Some(pad)) => {
-                    let [px, py] = pad[(m.digit - 1) as usize];
-                    let at = round(
-                        start.window.rect.x as f32 + px,
-                        start.window.rect.y as f32 + py,
-                    );
+            match pad {
+                Some(at) => {
                     self.input.click(at)?;
                     left_pointer_at = Some(at);
                 }
-                _ => self.input.key(Key::Digit(m.digit))?,
+                None => {
+                    if let Some(thief) = self.focus_check()? {
+                        return Ok(Played::FocusLost(thief));
+                    }
+                    self.input.key(Key::Digit(m.digit))?;
+                }
             }
             selected = Some(m.cell);
             self.last_input = Some(Instant::now());
             self.pause(delays.after_key);
         }
+        // The last move's own effect on the user checks (its key is not the user's).
+        self.check_user(moves.last().map_or(0, |m| m.cell))?;
         info!(
             "entered {} digits in {} ms",
             moves.len(),
             t.elapsed().as_millis()
         );
         Ok(Played::All)
+    }
+
+    /// Why no input may go to the game now, else `None`: the window moved, was
+    /// minimised, unmapped or closed; the screen is locked; something covers the grid;
+    /// or one of `points` (where the next move clicks) is outside the window or covered.
+    fn unsafe_to_act(
+        &mut self,
+        start: &WindowView,
+        map: &CellMap,
+        points: &[ScreenPoint],
+    ) -> Result<Option<String>, BotError> {
+        let now = self.screen.view()?;
+        if now.window.rect != start.window.rect {
+            return Ok(Some(
+                "the window moved or changed size; looking again".into(),
+            ));
+        }
+        if now.window.minimized {
+            return Ok(Some("the window was minimised".into()));
+        }
+        if let Some(why) = self.screen.locked()? {
+            return Ok(Some(why));
+        }
+        if let Some(cover) = covered(&now, &map.grid) {
+            return Ok(Some(cover));
+        }
+        Ok(points.iter().find_map(|&p| now.blocked_at(p)))
+    }
+
+    /// Fails when the user pressed a key, a button or the wheel, or moved a mouse, since
+    /// the last look, or holds a key now.
+    fn check_user(&mut self, next_cell: usize) -> Result<(), BotError> {
+        if let Some(what) = self.input.user_activity()? {
+            return Err(BotError::Interfered(format!(
+                "{what} before {}",
+                cell_name(next_cell)
+            )));
+        }
+        if self.input.keys_held()? {
+            return Err(BotError::Interfered(format!(
+                "a key was pressed before {}",
+                cell_name(next_cell)
+            )));
+        }
+        Ok(())
+    }
+
+    /// `None` when the game has the keyboard focus, else which window has it. A click
+    /// gives the focus a moment after it lands, so the game gets looks 1, 2, 4 ... 64
+    /// ms apart (about 130 ms in all) before the focus is called lost.
+    fn focus_check(&mut self) -> Result<Option<String>, BotError> {
+        const LOOKS: u32 = 8;
+        let mut elsewhere = None;
+        for look in 0..LOOKS {
+            elsewhere = self.screen.focus_elsewhere()?;
+            if elsewhere.is_none() {
+                return Ok(None);
+            }
+            std::thread::sleep(Duration::from_millis(1 << look));
+        }
+        Ok(elsewhere)
     }
 
     /// Looks at the grid again until it reads as `solution`, re-entering cells that did
@@ -641,10 +836,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 last_problem = cover;
                 continue;
             }
+            if !view.viewable {
+                last_problem = "the game window is not on the screen".into();
+                continue;
+            }
             let capture = self.screen.capture()?;
             let (picture, region) = self.crop_to_region(capture);
             let picture = DynamicImage::ImageRgba8(picture);
-            let reading = match self.reader.read(&picture, None) {
+            // Without the glyph cache: the check must not agree with the bot's own
+            // reading merely because it reads through the same memory.
+            let reading = match self.reader.read_fresh(&picture) {
                 Ok(r) => r,
                 Err(ReadError::Doubtful { reading, .. }) => *reading,
                 Err(ReadError::NoGrid) => {
@@ -684,6 +885,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             match self.play(&again, &view, &map)? {
                 Played::All => {}
                 Played::Paused(reason) => last_problem = reason,
+                Played::FocusLost(thief) => {
+                    self.focus_thief = Some(thief.clone());
+                    return Err(BotError::FocusLost(thief));
+                }
                 Played::Stopped => return Ok(None),
             }
         }
@@ -763,11 +968,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// Saves the capture with the doubtful cells framed in red, for the user to look at.
+    /// A picture is saved once per fingerprint (a watch over an unreadable grid does
+    /// not save the same picture every second), and only the newest `watch.debug_keep`
+    /// pictures stay in the folder.
     fn save_debug_picture(
         &self,
         picture: &DynamicImage,
         reading: Option<&Reading>,
         cells: &[usize],
+        fingerprint: u64,
     ) -> Option<PathBuf> {
         let dir = self
             .config
@@ -775,6 +984,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             .debug_dir
             .clone()
             .unwrap_or_else(default_debug_dir);
+        let path = dir.join(format!("refused-{fingerprint:016x}.png"));
+        if path.is_file() {
+            return Some(path);
+        }
+        let keep = self.config.watch.debug_keep;
+        if keep == 0 {
+            return None;
+        }
         let mut canvas = picture.to_rgba8();
         if let Some(reading) = reading {
             for &i in cells {
@@ -796,16 +1013,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
             }
         }
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis())
-            .unwrap_or(0);
-        let path = dir.join(format!("refused-{stamp}.png"));
         let saved = std::fs::create_dir_all(&dir)
             .map_err(|e| e.to_string())
             .and_then(|_| canvas.save(&path).map_err(|e| e.to_string()));
         match saved {
-            Ok(()) => Some(path),
+            Ok(()) => {
+                prune_debug_pictures(&dir, keep);
+                Some(path)
+            }
             Err(e) => {
                 warn!("could not save the debug picture {}: {e}", path.display());
                 None
@@ -826,6 +1041,34 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 break;
             }
             std::thread::sleep((end - now).min(Duration::from_millis(50)));
+        }
+    }
+}
+
+/// Deletes the oldest `refused-*.png` pictures in `dir` beyond the newest `keep`.
+fn prune_debug_pictures(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut pictures: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("refused-") && name.ends_with(".png")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if pictures.len() <= keep {
+        return;
+    }
+    pictures.sort();
+    for (_, path) in &pictures[..pictures.len() - keep] {
+        if let Err(e) = std::fs::remove_file(path) {
+            warn!(
+                "could not delete the old debug picture {}: {e}",
+                path.display()
+            );
         }
     }
 }

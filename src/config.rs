@@ -125,6 +125,9 @@ pub struct WatchConfig {
     pub verify_rounds: u32,
     /// Folder for pictures of refused or failed reads (default: the system temp folder).
     pub debug_dir: Option<PathBuf>,
+    /// How many of those pictures to keep: the oldest go first. The same picture
+    /// (same fingerprint) is never saved twice.
+    pub debug_keep: usize,
 }
 
 impl Default for WatchConfig {
@@ -134,6 +137,7 @@ impl Default for WatchConfig {
             once_timeout: 15_000,
             verify_rounds: 3,
             debug_dir: None,
+            debug_keep: 20,
         }
     }
 }
@@ -224,55 +228,129 @@ pub fn parse(text: &str, name: &str) -> Result<Config, UsageError> {
             None => UsageError(format!("bad configuration in {name}: {what}")),
         }
     })?;
-    config
-        .check()
-        .map_err(|what| UsageError(format!("bad configuration in {name}: {what}")))?;
+    config.check().map_err(|Invalid { key, what }| {
+        let at = line_of(text, key)
+            .map(|(line, source)| format!(" line {line} (`{source}`)"))
+            .unwrap_or_default();
+        UsageError(format!("bad configuration in {name}{at}: {what}"))
+    })?;
     Ok(config)
 }
 
+/// A value the types allow but the bot cannot use: which key (`table.key`), and why.
+struct Invalid {
+    key: &'static str,
+    what: String,
+}
+
+fn invalid(key: &'static str, what: String) -> Result<(), Invalid> {
+    Err(Invalid { key, what })
+}
+
+/// The line number and text of `table.key` in the file, for messages.
+fn line_of(text: &str, key: &str) -> Option<(usize, String)> {
+    let (table, name) = key.split_once('.')?;
+    let mut current = String::new();
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if let Some(header) = trimmed.strip_prefix('[') {
+            current = header.trim_end_matches(']').trim().to_string();
+        } else if current == table
+            && trimmed
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        {
+            return Some((n + 1, trimmed.to_string()));
+        }
+    }
+    None
+}
+
+/// Largest coordinate accepted anywhere (window pixels): beyond any screen made.
+const MAX_COORDINATE: f32 = 100_000.0;
+
+/// Checks that every number of `values` is finite and within screen range.
+fn check_points(key: &'static str, values: &[[f32; 2]], positive: bool) -> Result<(), Invalid> {
+    for v in values.iter().flatten() {
+        if !v.is_finite() {
+            return invalid(key, format!("{key} holds {v}; it must be a finite number"));
+        }
+        if v.abs() > MAX_COORDINATE {
+            return invalid(key, format!("{key} holds {v}, far outside any screen"));
+        }
+        if positive && *v <= 0.0 {
+            return invalid(key, format!("{key} holds {v}; it must be positive"));
+        }
+    }
+    Ok(())
+}
+
 impl Config {
-    /// Checks what types alone cannot: sizes, and settings that need each other.
-    fn check(&self) -> Result<(), String> {
+    /// Checks what types alone cannot: finite numbers, sizes, and settings that need
+    /// each other. (That click points land inside the window is checked against the
+    /// window itself, before the first click.)
+    fn check(&self) -> Result<(), Invalid> {
         if let Some(r) = self.window.region {
             if r.width < 9 || r.height < 9 {
-                return Err(format!(
-                    "window.region is {}x{}, too small for a grid",
-                    r.width, r.height
-                ));
+                return invalid(
+                    "window.region",
+                    format!(
+                        "window.region is {}x{}, too small for a grid",
+                        r.width, r.height
+                    ),
+                );
             }
         }
-        match (self.grid.origin, self.grid.cell_size) {
-            (Some(_), None) | (None, Some(_)) => {
-                return Err("grid.origin and grid.cell_size must be given together".into())
-            }
-            (_, Some([w, h])) if w <= 0.0 || h <= 0.0 => {
-                return Err(format!("grid.cell_size [{w}, {h}] must be positive"))
-            }
-            _ => {}
+        check_points("grid.origin", self.grid.origin.as_slice(), false)?;
+        check_points("grid.cell_size", self.grid.cell_size.as_slice(), true)?;
+        check_points("grid.click_offset", &[self.grid.click_offset], false)?;
+        if self.grid.origin.is_some() != self.grid.cell_size.is_some() {
+            let key = if self.grid.origin.is_some() {
+                "grid.origin"
+            } else {
+                "grid.cell_size"
+            };
+            return invalid(
+                key,
+                "grid.origin and grid.cell_size must be given together".into(),
+            );
+        }
+        if let Some(pad) = &self.input.pad {
+            check_points("input.pad", pad, false)?;
         }
         if self.input.method == InputMethod::Pad {
             match &self.input.pad {
                 None => {
-                    return Err(
+                    return invalid(
+                        "input.method",
                         "input.method = \"pad\" needs input.pad (nine [x, y] button centres)"
                             .into(),
                     )
                 }
                 Some(pad) if pad.len() != 9 => {
-                    return Err(format!(
-                        "input.pad has {} positions, need 9 (digits 1 to 9)",
-                        pad.len()
-                    ))
+                    return invalid(
+                        "input.pad",
+                        format!(
+                            "input.pad has {} positions, need 9 (digits 1 to 9)",
+                            pad.len()
+                        ),
+                    )
                 }
                 _ => {}
             }
         }
         if self.watch.interval == 0 {
-            return Err("watch.interval must be at least 1 millisecond".into());
+            return invalid(
+                "watch.interval",
+                "watch.interval must be at least 1 millisecond".into(),
+            );
         }
         if let Some(c) = self.ocr.min_confidence {
             if !(0.0..=1.0).contains(&c) {
-                return Err(format!("ocr.min_confidence {c} must be between 0 and 1"));
+                return invalid(
+                    "ocr.min_confidence",
+                    format!("ocr.min_confidence {c} must be between 0 and 1"),
+                );
             }
         }
         Ok(())
@@ -317,6 +395,41 @@ mod tests {
         )
         .unwrap();
         assert_eq!(ok.input.method, InputMethod::Pad);
+    }
+
+    #[test]
+    fn numbers_that_are_not_finite_name_the_key_and_line() {
+        for (text, key, line) in [
+            (
+                "[grid]\norigin = [1, 2]\ncell_size = [nan, nan]\n",
+                "grid.cell_size",
+                3,
+            ),
+            ("[grid]\nclick_offset = [inf, 0]\n", "grid.click_offset", 2),
+            (
+                "\n[grid]\norigin = [-inf, 2]\ncell_size = [5, 5]\n",
+                "grid.origin",
+                3,
+            ),
+            ("[input]\npad = [[1, 2], [nan, 3]]\n", "input.pad", 2),
+            (
+                "[grid]\norigin = [1e9, 2]\ncell_size = [5, 5]\n",
+                "grid.origin",
+                2,
+            ),
+            (
+                "[grid]\norigin = [1, 2]\ncell_size = [0, 5]\n",
+                "grid.cell_size",
+                3,
+            ),
+        ] {
+            let err = parse(text, "c.toml").unwrap_err().to_string();
+            assert!(err.contains(key), "{text:?}: {err}");
+            assert!(
+                err.contains(&format!("c.toml line {line}")),
+                "{text:?}: {err}"
+            );
+        }
     }
 
     #[test]

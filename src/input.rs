@@ -1,10 +1,14 @@
 //! Synthetic input: the small trait the bot plays through, and the real device behind it
-//! (enigo over X11 XTest). The same device watches for the user taking over: the pointer
-//! leaving the spot where the bot put it, or a key held down.
+//! (enigo over X11 XTest). The same device watches for the user taking over: every key
+//! press, button press and pointer motion the X server sees (XInput2 raw events), told
+//! apart from the bot's own, as well as the pointer leaving the spot where the bot put
+//! it and a key held down.
 
 use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 use x11rb::connection::Connection;
+use x11rb::protocol::xinput::{self, ConnectionExt as _};
 use x11rb::protocol::xproto::{ConnectionExt, Window};
+use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
 
 /// A point in screen pixels (the root window's coordinates).
@@ -29,6 +33,10 @@ pub enum Key {
     Down,
     Left,
     Right,
+    /// Clears the selected cell in most games.
+    Delete,
+    Backspace,
+    Escape,
 }
 
 /// Why input could not be sent or observed.
@@ -52,14 +60,19 @@ pub trait Input {
     fn pointer(&mut self) -> Result<ScreenPoint, InputError>;
     /// True when any key of the keyboard is held down right now.
     fn keys_held(&mut self) -> Result<bool, InputError>;
+    /// The user's own input since the last call (never the bot's), in a few words, e.g.
+    /// "a mouse button (1) was pressed"; `None` when there was none.
+    fn user_activity(&mut self) -> Result<Option<String>, InputError>;
 }
 
 /// The real device: enigo's x11rb backend sends XTest events; a second X11 connection
-/// asks where the pointer is and which keys are down.
+/// asks where the pointer is and which keys are down, and receives every raw input
+/// event of the server (XInput2) to see the user's hand.
 pub struct EnigoInput {
     enigo: Enigo,
     x11: RustConnection,
     root: Window,
+    watch: RawEvents,
 }
 
 impl EnigoInput {
@@ -73,7 +86,124 @@ impl EnigoInput {
         let enigo = Enigo::new(&settings).map_err(|e| InputError::Open(e.to_string()))?;
         let (x11, screen) = x11rb::connect(None).map_err(|e| InputError::Open(e.to_string()))?;
         let root = x11.setup().roots[screen].root;
-        Ok(EnigoInput { enigo, x11, root })
+        let watch = RawEvents::select(&x11, root)?;
+        Ok(EnigoInput {
+            enigo,
+            x11,
+            root,
+            watch,
+        })
+    }
+}
+
+fn query_error(e: impl std::fmt::Display) -> InputError {
+    InputError::Query(e.to_string())
+}
+
+/// The server's raw input events (XInput 2.2), selected on the root window for every
+/// master device: one event per key press, button press or motion of any device,
+/// whichever window it goes to, with the physical device it came from (`sourceid`).
+///
+/// XTest input, the bot's and any other program's, comes from the "XTEST" slave
+/// devices; the bot counts the button and key presses it sent, so an XTest press beyond
+/// that count is someone else's. Motion through XTest is told by the pointer check
+/// (the bot knows where it put the pointer); motion from any other device is the user.
+struct RawEvents {
+    xtest_devices: Vec<u16>,
+    sent_buttons: u64,
+    seen_buttons: u64,
+    sent_keys: u64,
+    seen_keys: u64,
+}
+
+impl RawEvents {
+    fn select(x11: &RustConnection, root: Window) -> Result<RawEvents, InputError> {
+        let version = x11
+            .xinput_xi_query_version(2, 2)
+            .map_err(query_error)?
+            .reply()
+            .map_err(|e| {
+                InputError::Open(format!(
+                    "the X server has no XInput 2.2, needed to notice the user taking over: {e}"
+                ))
+            })?;
+        if (version.major_version, version.minor_version) < (2, 2) {
+            return Err(InputError::Open(format!(
+                "the X server has XInput {}.{}; 2.2 is needed to notice the user taking over",
+                version.major_version, version.minor_version
+            )));
+        }
+        let devices = x11
+            .xinput_xi_query_device(0u16)
+            .map_err(query_error)?
+            .reply()
+            .map_err(query_error)?;
+        let xtest_devices = devices
+            .infos
+            .iter()
+            .filter(|d| String::from_utf8_lossy(&d.name).contains("XTEST"))
+            .map(|d| d.deviceid)
+            .collect();
+        let mask = xinput::XIEventMask::RAW_KEY_PRESS
+            | xinput::XIEventMask::RAW_BUTTON_PRESS
+            | xinput::XIEventMask::RAW_MOTION;
+        // 1 = XIAllMasterDevices: each event once, with the slave it came from.
+        x11.xinput_xi_select_events(
+            root,
+            &[xinput::EventMask {
+                deviceid: 1,
+                mask: vec![mask],
+            }],
+        )
+        .map_err(query_error)?
+        .check()
+        .map_err(query_error)?;
+        Ok(RawEvents {
+            xtest_devices,
+            sent_buttons: 0,
+            seen_buttons: 0,
+            sent_keys: 0,
+            seen_keys: 0,
+        })
+    }
+
+    /// Reads every event that has arrived; the first that is not the bot's, described.
+    fn drain(&mut self, x11: &RustConnection) -> Result<Option<String>, InputError> {
+        let mut first = None;
+        while let Some(event) = x11.poll_for_event().map_err(query_error)? {
+            let found = match event {
+                Event::XinputRawMotion(e) if !self.xtest_devices.contains(&e.sourceid) => {
+                    Some("the mouse moved".to_string())
+                }
+                Event::XinputRawButtonPress(e) => {
+                    let ours = e.detail == 1
+                        && self.xtest_devices.contains(&e.sourceid)
+                        && self.seen_buttons < self.sent_buttons;
+                    if ours {
+                        self.seen_buttons += 1;
+                        None
+                    } else {
+                        Some(match e.detail {
+                            4..=7 => "the mouse wheel turned".to_string(),
+                            b => format!("a mouse button ({b}) was pressed"),
+                        })
+                    }
+                }
+                Event::XinputRawKeyPress(e) => {
+                    let ours =
+                        self.xtest_devices.contains(&e.sourceid) && self.seen_keys < self.sent_keys;
+                    if ours {
+                        self.seen_keys += 1;
+                        None
+                    } else {
+                        Some(format!("a key (keycode {}) was pressed", e.detail))
+                    }
+                }
+                _ => None,
+            };
+            first = first.or(found);
+        }
+        Ok(first)
     }
 }
 
@@ -82,6 +212,7 @@ impl Input for EnigoInput {
         self.enigo
             .move_mouse(at.x, at.y, Coordinate::Abs)
             .map_err(|e| InputError::Send(e.to_string()))?;
+        self.watch.sent_buttons += 1;
         self.enigo
             .button(Button::Left, Direction::Click)
             .map_err(|e| InputError::Send(e.to_string()))
@@ -95,7 +226,11 @@ impl Input for EnigoInput {
             Key::Down => enigo::Key::DownArrow,
             Key::Left => enigo::Key::LeftArrow,
             Key::Right => enigo::Key::RightArrow,
+            Key::Delete => enigo::Key::Delete,
+            Key::Backspace => enigo::Key::Backspace,
+            Key::Escape => enigo::Key::Escape,
         };
+        self.watch.sent_keys += 1;
         self.enigo
             .key(key, Direction::Click)
             .map_err(|e| InputError::Send(e.to_string()))
@@ -105,9 +240,9 @@ impl Input for EnigoInput {
         let reply = self
             .x11
             .query_pointer(self.root)
-            .map_err(|e| InputError::Query(e.to_string()))?
+            .map_err(query_error)?
             .reply()
-            .map_err(|e| InputError::Query(e.to_string()))?;
+            .map_err(query_error)?;
         Ok(ScreenPoint {
             x: reply.root_x as i32,
             y: reply.root_y as i32,
@@ -118,10 +253,14 @@ impl Input for EnigoInput {
         let reply = self
             .x11
             .query_keymap()
-            .map_err(|e| InputError::Query(e.to_string()))?
+            .map_err(query_error)?
             .reply()
-            .map_err(|e| InputError::Query(e.to_string()))?;
+            .map_err(query_error)?;
         Ok(reply.keys.iter().any(|&b| b != 0))
+    }
+
+    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
+        self.watch.drain(&self.x11)
     }
 }
 
@@ -141,5 +280,8 @@ impl Input for NoInput {
     }
     fn keys_held(&mut self) -> Result<bool, InputError> {
         Ok(false)
+    }
+    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
+        Ok(None)
     }
 }

@@ -7,8 +7,8 @@
 //! persistent X11 connection (x11rb) instead: xcap opens a new connection per property.
 
 use image::RgbaImage;
-use x11rb::connection::Connection;
-use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, MapState, Window};
+use x11rb::connection::{Connection, RequestConnection};
+use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, MapState, Window, WindowClass};
 use x11rb::rust_connection::RustConnection;
 
 /// A rectangle in screen pixels.
@@ -211,7 +211,12 @@ pub fn list_windows() -> Result<Vec<WindowInfo>, ScreenError> {
         };
         out.push(WindowInfo {
             id,
-            title: w.title().unwrap_or_default(),
+            // _NET_WM_NAME, else the old-style WM_NAME (xterm sets only that).
+            title: x11
+                .title(id)
+                .ok()
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| w.title().unwrap_or_default()),
             app_name: w.app_name().unwrap_or_default(),
             pid: w.pid().ok(),
             rect: ScreenRect {
@@ -231,7 +236,13 @@ pub fn list_windows() -> Result<Vec<WindowInfo>, ScreenError> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct WindowView {
     pub window: WindowInfo,
-    /// Visible windows stacked above it, topmost first (they may cover parts of it).
+    /// False when the window is not on the screen although it exists: unmapped, on
+    /// another workspace, or one of its ancestors unmapped.
+    pub viewable: bool,
+    /// Every visible window stacked above it, topmost first, with `rect` its whole
+    /// frame (title bar and borders included). On X11 that is every mapped window the
+    /// server stacks above the game's frame: managed windows and override-redirect ones
+    /// (menus, tooltips, notification bubbles, screen lockers) alike.
     pub above: Vec<WindowInfo>,
 }
 
@@ -243,6 +254,32 @@ impl WindowView {
             .filter(|w| w.rect.intersects(area))
             .collect()
     }
+
+    /// Why a click at `at` would not reach the game, else `None`: the window is not
+    /// viewable, the point lies outside its client area, or another window covers it.
+    pub fn blocked_at(&self, at: crate::input::ScreenPoint) -> Option<String> {
+        if !self.viewable {
+            return Some(
+                "the game window is not on the screen (unmapped or on another workspace)".into(),
+            );
+        }
+        if self.window.minimized {
+            return Some("the game window is minimised".into());
+        }
+        if !self.window.rect.contains(at.x, at.y) {
+            return Some(format!(
+                "{at} lies outside the game window ({}x{} at {},{})",
+                self.window.rect.width,
+                self.window.rect.height,
+                self.window.rect.x,
+                self.window.rect.y
+            ));
+        }
+        self.above
+            .iter()
+            .find(|w| w.rect.contains(at.x, at.y))
+            .map(|w| format!("{} covers {at}", w.describe()))
+    }
 }
 
 /// The window the bot plays, behind a trait so tests can replay recorded screenshots.
@@ -252,6 +289,12 @@ pub trait Screen {
     fn view(&mut self) -> Result<WindowView, ScreenError>;
     /// A picture of the window's client area.
     fn capture(&mut self) -> Result<RgbaImage, ScreenError>;
+    /// `None` when the game window (or a window inside it) has the keyboard focus, so
+    /// that keys go to the game; else which window has it, in a few words.
+    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError>;
+    /// Why no input may be sent now because the screen is locked or blanked, else
+    /// `None`.
+    fn locked(&mut self) -> Result<Option<String>, ScreenError>;
 }
 
 /// The real screen: one X11 window, captured with xcap.
@@ -259,6 +302,8 @@ pub struct X11Screen {
     x11: X11,
     window: xcap::Window,
     info: WindowInfo,
+    /// GNOME's screen saver over D-Bus, when the session has one.
+    gnome_saver: Option<GnomeScreenSaver>,
 }
 
 impl X11Screen {
@@ -274,41 +319,32 @@ impl X11Screen {
             x11,
             window,
             info: info.clone(),
+            gnome_saver: GnomeScreenSaver::connect(),
         })
     }
 }
 
 impl Screen for X11Screen {
     fn view(&mut self) -> Result<WindowView, ScreenError> {
-        let stack = self.x11.stacking()?; // bottom to top
-        let Some(pos) = stack.iter().position(|&w| w == self.info.id) else {
-            return Err(ScreenError::Gone(self.info.describe()));
+        let id = self.info.id;
+        let gone = || ScreenError::Gone(self.info.describe());
+        let Ok(attributes) = self.x11.conn.get_window_attributes(id)?.reply() else {
+            return Err(gone());
         };
         let mut window = self.info.clone();
-        window.rect = match self.x11.client_rect(self.info.id) {
-            Ok(r) => r,
-            Err(_) => return Err(ScreenError::Gone(self.info.describe())),
-        };
-        window.minimized = self.x11.is_hidden(self.info.id)?;
-        let mut above = Vec::new();
-        for &id in stack[pos + 1..].iter().rev() {
-            if !self.x11.is_viewable(id) || self.x11.is_hidden(id).unwrap_or(false) {
-                continue;
-            }
-            let Ok(rect) = self.x11.client_rect(id) else {
-                continue;
-            };
-            above.push(WindowInfo {
-                id,
-                title: self.x11.title(id).unwrap_or_default(),
-                app_name: self.x11.app_name(id).unwrap_or_default(),
-                pid: self.x11.pid(id),
-                rect,
-                minimized: false,
-                dialog: self.x11.is_dialog(id).unwrap_or(false),
-            });
-        }
-        Ok(WindowView { window, above })
+        window.rect = self.x11.client_rect(id).map_err(|_| gone())?;
+        window.minimized = self.x11.is_hidden(id)?;
+        // The window's top-level ancestor (the window manager's frame) is what the
+        // server stacks among the root's children, bottom to top.
+        let frame = self.x11.top_level(id).map_err(|_| gone())?;
+        let children = self.x11.conn.query_tree(self.x11.root)?.reply()?.children;
+        let pos = children.iter().position(|&w| w == frame).ok_or_else(gone)?;
+        let above = self.x11.visible_windows(&children[pos + 1..])?;
+        Ok(WindowView {
+            window,
+            viewable: attributes.map_state == MapState::VIEWABLE,
+            above,
+        })
     }
 
     fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
@@ -318,6 +354,79 @@ impl Screen for X11Screen {
                 window: self.info.describe(),
                 reason: e.to_string(),
             })
+    }
+
+    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+        let focus = self.x11.conn.get_input_focus()?.reply()?.focus;
+        match focus {
+            0 => return Ok(Some("no window has the keyboard focus".into())),
+            // PointerRoot: keys go to whatever is under the pointer.
+            1 => {
+                return Ok(Some(
+                    "no window has the keyboard focus (it follows the pointer)".into(),
+                ))
+            }
+            _ => {}
+        }
+        if self.x11.is_inside(focus, self.info.id)? {
+            return Ok(None);
+        }
+        let top = self.x11.top_level(focus).unwrap_or(focus);
+        let client = self.x11.client_of(top).unwrap_or(top);
+        Ok(Some(self.x11.window_info(client, None).describe()))
+    }
+
+    fn locked(&mut self) -> Result<Option<String>, ScreenError> {
+        if self.x11.screen_saver_on()? {
+            return Ok(Some(
+                "the screen saver is on (the screen is blanked or locked)".into(),
+            ));
+        }
+        if let Some(saver) = &self.gnome_saver {
+            if saver.active() {
+                return Ok(Some(
+                    "the screen is locked (GNOME's screen shield is up)".into(),
+                ));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// org.gnome.ScreenSaver on the session bus: GNOME Shell's lock screen. Its own windows
+/// are not X11 windows the cover check could see, and under a compositor a capture
+/// still shows the game behind it.
+struct GnomeScreenSaver {
+    bus: zbus::blocking::Connection,
+}
+
+impl GnomeScreenSaver {
+    const NAME: &'static str = "org.gnome.ScreenSaver";
+
+    /// The session bus, when there is one and GNOME's screen saver is on it.
+    fn connect() -> Option<GnomeScreenSaver> {
+        std::env::var_os("DBUS_SESSION_BUS_ADDRESS")?;
+        let bus = zbus::blocking::Connection::session().ok()?;
+        let dbus = zbus::blocking::fdo::DBusProxy::new(&bus).ok()?;
+        let name = zbus::names::BusName::try_from(Self::NAME).ok()?;
+        dbus.name_has_owner(name)
+            .ok()?
+            .then_some(GnomeScreenSaver { bus })
+    }
+
+    /// True while the lock screen (or GNOME's blanking) is up. A failed call counts as
+    /// active: when the bot cannot tell, it does not type.
+    fn active(&self) -> bool {
+        self.bus
+            .call_method(
+                Some(Self::NAME),
+                "/org/gnome/ScreenSaver",
+                Some(Self::NAME),
+                "GetActive",
+                &(),
+            )
+            .and_then(|reply| reply.body().deserialize::<bool>())
+            .unwrap_or(true)
     }
 }
 
@@ -329,7 +438,7 @@ struct X11 {
 }
 
 struct Atoms {
-    client_list_stacking: Atom,
+    icccm_wm_state: Atom,
     wm_state: Atom,
     wm_state_hidden: Atom,
     wm_pid: Atom,
@@ -348,7 +457,7 @@ impl X11 {
             Ok(conn.intern_atom(false, name)?.reply()?.atom)
         };
         let atoms = Atoms {
-            client_list_stacking: intern(b"_NET_CLIENT_LIST_STACKING")?,
+            icccm_wm_state: intern(b"WM_STATE")?,
             wm_state: intern(b"_NET_WM_STATE")?,
             wm_state_hidden: intern(b"_NET_WM_STATE_HIDDEN")?,
             wm_pid: intern(b"_NET_WM_PID")?,
@@ -376,9 +485,121 @@ impl X11 {
         Ok(reply.value)
     }
 
-    /// The managed windows, bottom to top (the window manager keeps this list).
-    fn stacking(&self) -> Result<Vec<Window>, ScreenError> {
-        self.u32_property(self.root, self.atoms.client_list_stacking)
+    /// The child of the root that holds `window` (its frame under a reparenting
+    /// window manager, else the window itself).
+    fn top_level(&self, mut window: Window) -> Result<Window, ScreenError> {
+        loop {
+            let tree = self.conn.query_tree(window)?.reply()?;
+            if tree.parent == self.root || tree.parent == x11rb::NONE {
+                return Ok(window);
+            }
+            window = tree.parent;
+        }
+    }
+
+    /// True when `window` is `ancestor` or lies inside it.
+    fn is_inside(&self, mut window: Window, ancestor: Window) -> Result<bool, ScreenError> {
+        while window != ancestor {
+            let Ok(tree) = self.conn.query_tree(window)?.reply() else {
+                return Ok(false);
+            };
+            if window == self.root || tree.parent == x11rb::NONE {
+                return Ok(false);
+            }
+            window = tree.parent;
+        }
+        Ok(true)
+    }
+
+    /// The application window inside a frame: the first window, breadth first, with
+    /// the ICCCM WM_STATE property.
+    fn client_of(&self, frame: Window) -> Result<Window, ScreenError> {
+        let mut queue = std::collections::VecDeque::from([frame]);
+        while let Some(w) = queue.pop_front() {
+            if !self.u32_property(w, self.atoms.icccm_wm_state)?.is_empty() {
+                return Ok(w);
+            }
+            if let Ok(tree) = self.conn.query_tree(w)?.reply() {
+                queue.extend(tree.children);
+            }
+        }
+        Ok(frame)
+    }
+
+    /// Of `windows` (children of the root, bottom to top), the ones that show on the
+    /// screen, topmost first, each with its whole frame as `rect`. The requests go out
+    /// together and the replies are read after, so this costs about one round trip.
+    fn visible_windows(&self, windows: &[Window]) -> Result<Vec<WindowInfo>, ScreenError> {
+        let attributes: Vec<_> = windows
+            .iter()
+            .map(|&w| self.conn.get_window_attributes(w))
+            .collect::<Result<_, _>>()?;
+        let geometries: Vec<_> = windows
+            .iter()
+            .map(|&w| self.conn.get_geometry(w))
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::new();
+        for ((&w, a), g) in windows.iter().zip(attributes).zip(geometries).rev() {
+            // A window that vanished meanwhile covers nothing.
+            let (Ok(a), Ok(g)) = (a.reply(), g.reply()) else {
+                continue;
+            };
+            if a.map_state != MapState::VIEWABLE || a.class == WindowClass::INPUT_ONLY {
+                continue;
+            }
+            let border = 2 * g.border_width as u32;
+            let rect = ScreenRect {
+                x: g.x as i32,
+                y: g.y as i32,
+                width: g.width as u32 + border,
+                height: g.height as u32 + border,
+            };
+            if rect.width == 0 || rect.height == 0 {
+                continue;
+            }
+            let client = if a.override_redirect {
+                w
+            } else {
+                self.client_of(w).unwrap_or(w)
+            };
+            out.push(self.window_info(client, Some(rect)));
+        }
+        Ok(out)
+    }
+
+    /// What messages and the completion check need to know of a window: `rect` when
+    /// known already, else its client area.
+    fn window_info(&self, id: Window, rect: Option<ScreenRect>) -> WindowInfo {
+        WindowInfo {
+            id,
+            title: self.title(id).unwrap_or_default(),
+            app_name: self.app_name(id).unwrap_or_default(),
+            pid: self.pid(id),
+            rect: rect
+                .or_else(|| self.client_rect(id).ok())
+                .unwrap_or(ScreenRect {
+                    x: 0,
+                    y: 0,
+                    width: 0,
+                    height: 0,
+                }),
+            minimized: false,
+            dialog: self.is_dialog(id).unwrap_or(false),
+        }
+    }
+
+    /// True while the X screen saver has the screen (blanked, or a locker's window up).
+    fn screen_saver_on(&self) -> Result<bool, ScreenError> {
+        use x11rb::protocol::screensaver::{ConnectionExt as _, State};
+        if self
+            .conn
+            .extension_information(x11rb::protocol::screensaver::X11_EXTENSION_NAME)?
+            .is_none()
+        {
+            return Ok(false);
+        }
+        let info = self.conn.screensaver_query_info(self.root)?.reply()?;
+        Ok(info.state == u8::from(State::ON))
     }
 
     /// The client area in screen pixels.
@@ -400,14 +621,6 @@ impl X11 {
         Ok(self
             .u32_property(window, self.atoms.wm_state)?
             .contains(&self.atoms.wm_state_hidden))
-    }
-
-    fn is_viewable(&self, window: Window) -> bool {
-        self.conn
-            .get_window_attributes(window)
-            .ok()
-            .and_then(|c| c.reply().ok())
-            .is_some_and(|a| a.map_state == MapState::VIEWABLE)
     }
 
     fn is_dialog(&self, window: Window) -> Result<bool, ScreenError> {

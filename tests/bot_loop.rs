@@ -189,7 +189,13 @@ fn a_window_that_pops_up_mid_game_pauses_typing_until_it_goes() {
     assert!(matches!(outcome, Outcome::Solved { .. }));
     let g = game.borrow();
     assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
-    // No cell was typed twice: the pause did not lose or repeat moves.
+    // Nothing went to the window over the grid, and no cell was typed twice: the
+    // pause did not lose or repeat moves.
+    assert!(
+        g.strays().is_empty(),
+        "input reached the other window: {:?}",
+        g.strays()
+    );
     assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
 }
 
@@ -213,6 +219,19 @@ fn window_moved_mid_game_clicks_follow_it() {
     assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
     let g = game.borrow();
     assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // No click went to the window's old place: every empty cell was clicked once,
+    // with its digit, and nothing was typed twice.
+    let empty = empty_cells(&g.givens);
+    assert_eq!(
+        g.digits().len(),
+        empty.len(),
+        "a digit went to the wrong cell"
+    );
+    assert_eq!(
+        g.clicks().len(),
+        empty.len(),
+        "a click went to the wrong cell"
+    );
     // Every click after the move hit its cell in the window's new place.
     let clicks = g.clicks();
     let last = *clicks.last().unwrap();
@@ -346,7 +365,7 @@ fn keyboard_method_clicks_once_then_uses_arrows() {
 #[test]
 fn pad_method_clicks_the_cell_then_the_digit_button() {
     let (game, dir) = setup();
-    let pad: Vec<[f32; 2]> = (0..9).map(|d| [700.0 + 10.0 * d as f32, 20.0]).collect();
+    let pad: Vec<[f32; 2]> = (0..9).map(|d| [662.0 + 8.0 * d as f32, 20.0]).collect();
     let mut config = sim::quick_config(dir.path());
     config.input.method = InputMethod::Pad;
     config.input.pad = Some(pad.clone());
@@ -356,12 +375,12 @@ fn pad_method_clicks_the_cell_then_the_digit_button() {
     let g = game.borrow();
     assert!(g.digits().is_empty(), "pad method typed keys");
     assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
-    // r1c1 = 9: its cell, then the ninth pad button at window (780, 20).
+    // r1c1 = 9: its cell, then the ninth pad button at window (726, 20).
     assert_eq!(g.clicks()[0], g.screen_center(0));
     assert_eq!(
         g.clicks()[1],
         ScreenPoint {
-            x: 270 + 780,
+            x: 270 + 726,
             y: 169 + 20
         }
     );
@@ -406,4 +425,268 @@ fn watch_plays_a_puzzle_once_and_then_waits() {
         typed,
         "played the solved puzzle again"
     );
+}
+
+// ---- Never a keystroke anywhere but the game -----------------------------------------
+
+#[test]
+fn a_window_that_takes_the_focus_mid_play_gets_no_key() {
+    let (game, dir) = setup();
+    game.borrow_mut().focus_stolen_after = Some(5);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::FocusLost(_)), "{err}");
+    assert!(err.to_string().contains("Untitled - Editor"), "{err}");
+    let g = game.borrow();
+    assert!(
+        g.strays().is_empty(),
+        "a key went to the focused window: {:?}",
+        g.strays()
+    );
+    assert_eq!(g.digits().len(), 5);
+}
+
+#[test]
+fn the_watch_waits_for_a_focus_thief_to_let_go_then_plays() {
+    let (game, dir) = setup();
+    game.borrow_mut().focus_stolen_after = Some(5);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    assert!(matches!(bot.step(), Err(BotError::FocusLost(_))));
+    for _ in 0..3 {
+        let step = bot.step().unwrap();
+        assert!(
+            matches!(&step, Step::Wait(why) if why.contains("has the keyboard focus")),
+            "{step:?}"
+        );
+    }
+    assert_eq!(
+        game.borrow().events.len(),
+        10,
+        "input sent while the thief had the focus"
+    );
+    // The user closes the other window: the bot takes up the game again.
+    game.borrow_mut().focus_elsewhere = None;
+    assert!(matches!(
+        bot.step().unwrap(),
+        Step::Done(Outcome::Solved { .. })
+    ));
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+#[test]
+fn a_notification_over_one_cell_is_never_clicked() {
+    let (game, dir) = setup();
+    // After the 8th digit a 20x20 bubble pops up over r3c1, for six looks.
+    game.borrow_mut().popup_after = Some((8, 18, 6));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert!(
+        g.strays().is_empty(),
+        "clicked under the bubble: {:?}",
+        g.strays()
+    );
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+}
+
+#[test]
+fn a_window_over_the_number_pad_stops_the_pad_clicks() {
+    let (game, dir) = setup();
+    // The pad sits right of the grid; a window covers it but not the grid.
+    let pad: Vec<[f32; 2]> = (0..9).map(|d| [700.0 + 4.0 * d as f32, 20.0]).collect();
+    let mut config = sim::quick_config(dir.path());
+    config.input.method = InputMethod::Pad;
+    config.input.pad = Some(pad.clone());
+    {
+        let mut g = game.borrow_mut();
+        g.pad = Some(pad);
+        let mut over = sim::other_window(78, "Chat", g.window);
+        over.rect = sudoku_bot::screen::ScreenRect {
+            x: g.window.x + 690,
+            y: g.window.y,
+            width: 50,
+            height: 40,
+        };
+        g.above.push((over, usize::MAX));
+    }
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    for _ in 0..3 {
+        let step = bot.step().unwrap();
+        assert!(
+            matches!(&step, Step::Wait(why) if why.contains("\"Chat\"")),
+            "{step:?}"
+        );
+    }
+    assert!(
+        game.borrow().strays().is_empty(),
+        "{:?}",
+        game.borrow().strays()
+    );
+    assert!(game.borrow().digits().is_empty());
+}
+
+#[test]
+fn an_unmapped_game_window_gets_no_click() {
+    let (game, dir) = setup();
+    game.borrow_mut().unmapped_after = Some((10, 4));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert!(
+        g.strays().is_empty(),
+        "input while unmapped: {:?}",
+        g.strays()
+    );
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
+
+#[test]
+fn a_locked_screen_gets_no_input() {
+    let (game, dir) = setup();
+    game.borrow_mut().locked_after = Some((7, 4));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert!(
+        g.strays().is_empty(),
+        "typed into the lock screen: {:?}",
+        g.strays()
+    );
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+}
+
+#[test]
+fn a_click_by_the_user_that_does_not_move_the_mouse_stops_the_bot() {
+    let (game, dir) = setup();
+    game.borrow_mut().user_clicks_after = Some(4);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::Interfered(_)), "{err}");
+    assert!(err.to_string().contains("mouse button"), "{err}");
+    let g = game.borrow();
+    assert_eq!((g.clicks().len(), g.digits().len()), (4, 4));
+}
+
+#[test]
+fn a_user_already_at_the_mouse_is_waited_for() {
+    let (game, dir) = setup();
+    game.borrow_mut().user_input = Some("the mouse moved".into());
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let step = bot.step().unwrap();
+    assert!(
+        matches!(&step, Step::Wait(why) if why.contains("the user is at the mouse")),
+        "{step:?}"
+    );
+    assert!(game.borrow().events.is_empty());
+    // Once the hand is off the mouse, the bot plays.
+    assert!(matches!(
+        bot.step().unwrap(),
+        Step::Done(Outcome::Solved { .. })
+    ));
+}
+
+#[test]
+fn configured_click_points_outside_the_window_are_a_config_error() {
+    let (game, dir) = setup();
+    let mut config = sim::quick_config(dir.path());
+    config.grid.origin = Some([600.0, 78.0]);
+    config.grid.cell_size = Some([64.0, 64.0]);
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::Config(_)), "{err}");
+    assert!(err.to_string().contains("outside the window"), "{err}");
+    assert!(game.borrow().events.is_empty());
+}
+
+#[test]
+fn a_digit_the_second_reading_does_not_confirm_is_never_typed() {
+    let (game, dir) = setup();
+    // r1c4 holds a given 5; the second reading does not agree.
+    game.borrow_mut().unconfirmed = vec![3];
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::Refused { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("second reading") && msg.contains("r1c4"),
+        "{msg}"
+    );
+    let g = game.borrow();
+    assert!(g.events.is_empty(), "typed a puzzle not confirmed");
+    assert!(
+        g.forgotten.contains(&3),
+        "the unconfirmed glyph stayed in the cache"
+    );
+}
+
+#[test]
+fn verification_reads_without_the_cache_that_echoes_the_answer() {
+    let (game, dir) = setup();
+    let solution = Grid::parse(SOLUTION).unwrap();
+    {
+        let mut g = game.borrow_mut();
+        g.lose_first_digit = [0usize, 40].into_iter().collect();
+        g.read_mode = ReadMode::CacheEchoes(solution);
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    assert!(matches!(
+        bot.run_once().unwrap(),
+        Outcome::Solved {
+            verified: Verification::GridRead,
+            ..
+        }
+    ));
+    let g = game.borrow();
+    assert_eq!(g.board, solution, "claimed solved with cells missing");
+    assert!(g.fresh_reads > 0);
+}
+
+#[test]
+fn debug_pictures_are_bounded_and_never_saved_twice() {
+    let (game, dir) = setup();
+    game.borrow_mut().read_mode = ReadMode::Doubtful(vec![3]);
+    let mut config = sim::quick_config(dir.path());
+    config.watch.debug_keep = 3;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let count = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with("refused-")
+            })
+            .count()
+    };
+    // A cursor blinking in a cell: the same two pictures in turn.
+    let base = game.borrow().picture.clone();
+    for k in 0..6 {
+        let mut picture = base.clone();
+        if k % 2 == 1 {
+            for y in 300..340 {
+                for x in 300..340 {
+                    picture.put_pixel(x, y, image::Rgba([0, 0, 0, 255]));
+                }
+            }
+        }
+        game.borrow_mut().picture = picture;
+        assert!(bot.step().is_err());
+    }
+    assert_eq!(count(), 2, "the same picture was saved again");
+    // A clock ticking over an unreadable grid: a new picture each time.
+    for k in 0..6u32 {
+        let mut picture = base.clone();
+        for y in 0..40 {
+            for x in (100 + 50 * k)..(140 + 50 * k) {
+                picture.put_pixel(x, y, image::Rgba([0, 0, 0, 255]));
+            }
+        }
+        game.borrow_mut().picture = picture;
+        assert!(bot.step().is_err());
+    }
+    assert_eq!(count(), 3, "more pictures kept than debug_keep");
 }

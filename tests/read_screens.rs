@@ -103,3 +103,46 @@ fn screenshots_are_told_from_photos() {
         );
     }
 }
+
+#[test]
+fn the_second_reading_confirms_every_fixture_and_catches_a_misread() {
+    // The bot types only what a second path, sharing no cache with the first, agrees
+    // on: on every fixture it must agree (else the bot would refuse good games), and a
+    // given changed after reading must be caught.
+    let mut refused = Vec::new();
+    for (path, want, what) in &manifest() {
+        let mut reader = Reader::new().expect("Tesseract starts");
+        let picture = image::open(path).expect("fixture opens");
+        let Ok(reading) = reader.read(&picture, None) else {
+            continue; // the exactness test reports it
+        };
+        let unconfirmed = reader.confirm(&picture, &reading).expect("confirm runs");
+        if !unconfirmed.is_empty() {
+            refused.push(format!(
+                "{}: {} ({what})",
+                path.display(),
+                sudoku_bot::grid::cell_names(&unconfirmed)
+            ));
+        }
+        assert_eq!(reading.grid.to_line(), *want);
+        // A whole digit read wrong, as a poisoned glyph cache would: every cell of the
+        // first given's digit turned into another digit.
+        let mut misread = reading.clone();
+        let first = (0..81).find(|&i| want.as_bytes()[i] != b'.').unwrap();
+        let d = reading.grid.cells()[first];
+        let other = d % 9 + 1;
+        let mut cells = *misread.grid.cells();
+        for c in cells.iter_mut().filter(|c| **c == d) {
+            *c = other;
+        }
+        misread.grid = sudoku_bot::Grid::from_cells(cells);
+        let caught = reader.confirm(&picture, &misread).expect("confirm runs");
+        assert!(
+            caught.contains(&first),
+            "{}: {d} misread as {other} in {} was confirmed",
+            path.display(),
+            sudoku_bot::grid::cell_name(first)
+        );
+    }
+    assert!(refused.is_empty(), "not confirmed:\n{}", refused.join("\n"));
+}

@@ -77,6 +77,15 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
     result.with_context(|| format!("playing window \"{title}\""))
 }
 
+/// A bot error as the command line reports it: a configured click point outside the
+/// window is bad configuration (exit 2); everything else is a job not done (exit 1).
+fn reported(e: bot::BotError) -> anyhow::Error {
+    match e {
+        bot::BotError::Config(what) => UsageError(format!("bad configuration: {what}")).into(),
+        other => other.into(),
+    }
+}
+
 /// Finds the window to play. A window that is just opening may not be listed yet, so a
 /// window that matches nothing is looked for again for a moment before giving up.
 fn find_window(wanted: &str) -> anyhow::Result<(WindowInfo, MatchKind)> {
@@ -101,7 +110,7 @@ fn drive<S: screen::Screen, I: Input>(
     started: Instant,
 ) -> anyhow::Result<ExitCode> {
     if !once {
-        bot.watch()?;
+        bot.watch().map_err(reported)?;
         info!("stopped by Ctrl+C");
         return Ok(ExitCode::SUCCESS);
     }
@@ -112,7 +121,7 @@ fn drive<S: screen::Screen, I: Input>(
             last.duration_since(started).as_millis()
         );
     }
-    match outcome? {
+    match outcome.map_err(reported)? {
         Outcome::Stopped => {
             Err(Failure("stopped by Ctrl+C before the puzzle was solved".into()).into())
         }

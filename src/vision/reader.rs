@@ -87,6 +87,9 @@ pub struct Reader {
     ocr: Ocr,
     min_confidence: f32,
     known: Vec<Known>,
+    /// The look of each cell's given glyph in the last screenshot read, so that what
+    /// was learnt from them can be forgotten when they lead to a clash or a refusal.
+    last_looks: Vec<Option<Signature>>,
     /// The digit classifier for photos, loaded on first use.
     classifier: Option<DigitClassifier>,
 }
@@ -107,8 +110,142 @@ impl Reader {
             },
             min_confidence: options.min_confidence,
             known: Vec::new(),
+            last_looks: Vec::new(),
             classifier: None,
         })
+    }
+
+    /// Reads `picture` as [`Reader::read`] does, but without the glyphs learnt from
+    /// earlier pictures, and keeps nothing learnt from this one: a reading that cannot
+    /// agree with an earlier one merely because it remembers it.
+    pub fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        let known = std::mem::take(&mut self.known);
+        let result = self.read(picture, None);
+        self.known = known;
+        result
+    }
+
+    /// Forgets the glyph looks learnt from `cells` of the last screenshot read (after
+    /// they led to a clash or a refusal, so that the next read asks Tesseract again).
+    pub fn forget(&mut self, _reading: &Reading, cells: &[usize]) {
+        let looks: Vec<Signature> = cells
+            .iter()
+            .filter_map(|&i| self.last_looks.get(i).cloned().flatten())
+            .collect();
+        let before = self.known.len();
+        self.known
+            .retain(|k| !looks.iter().any(|look| look.alike(&k.signature)));
+        if self.known.len() < before {
+            tracing::debug!("forgot {} glyph looks", before - self.known.len());
+        }
+    }
+
+    /// Reads every digit of `reading` again by a second path that shares nothing with
+    /// the glyph cache, and returns the cells it does not confirm.
+    ///
+    /// The cells are grouped by the digit read and their look; each group's
+    /// second-tallest glyph (another glyph than the one the first reading's Tesseract
+    /// line saw, where the group has one) goes into one fresh Tesseract line. A group
+    /// the line does not confirm is read alone; failing that, the trained classifier
+    /// has the last word. A digit the second path reads differently, or cannot read at
+    /// all, is not confirmed. A reading that did not come from the screenshot path
+    /// (a photo) is not confirmed at all.
+    pub fn confirm(
+        &mut self,
+        picture: &DynamicImage,
+        reading: &Reading,
+    ) -> Result<Vec<usize>, ReadError> {
+        let digits: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
+        let rgb = picture.to_rgb8();
+        let mut regions = label_regions(&rgb);
+        let mut lattice = locate_lattice(&regions);
+        if lattice.is_none() {
+            regions = label_regions(&smooth(&rgb, TEXTURE_RADIUS));
+            lattice = locate_lattice(&regions);
+        }
+        let same_grid = |l: &Lattice| {
+            l.corners
+                .iter()
+                .zip(&reading.corners)
+                .all(|(a, b)| (a.x - b.x).abs() <= 2.0 && (a.y - b.y).abs() <= 2.0)
+        };
+        let Some(lattice) = lattice.filter(same_grid) else {
+            return Ok(digits);
+        };
+        let glyphs = find_glyphs(&rgb, &regions, &lattice);
+        let mut unconfirmed = Vec::new();
+        let mut groups: Vec<(u8, Signature, Vec<usize>)> = Vec::new();
+        for &i in &digits {
+            let Some(glyph) = &glyphs[i] else {
+                unconfirmed.push(i);
+                continue;
+            };
+            let (d, look) = (reading.grid.cells()[i], Signature::of(&glyph.ink));
+            match groups
+                .iter_mut()
+                .find(|(gd, s, _)| *gd == d && s.alike(&look))
+            {
+                Some((_, _, members)) => members.push(i),
+                None => groups.push((d, look, vec![i])),
+            }
+        }
+        if groups.is_empty() {
+            return Ok(unconfirmed);
+        }
+        self.ocr.engine().map_err(ReadError::Engine)?;
+        let samples: Vec<&Glyph> = groups
+            .iter()
+            .map(|(_, _, members)| second_tallest(members, &glyphs))
+            .collect();
+        let images: Vec<image::GrayImage> = samples.iter().map(|g| g.dark_on_light()).collect();
+        let line = if images.len() >= 2 {
+            self.ocr.read_line(&images).map(|(digits, _)| digits)
+        } else {
+            None
+        };
+        for (k, (d, _, members)) in groups.iter().enumerate() {
+            let by_line = line.as_ref().is_some_and(|l| l[k] == *d);
+            let confirmed = by_line || {
+                match self.ocr.read_digit(&images[k]) {
+                    Some(r) if r.confidence >= self.min_confidence => r.digit == *d,
+                    // Tesseract cannot say: the classifier, on the glyph in a cell of
+                    // paper around it.
+                    _ => self.classifier_reads(samples[k]) == Some(*d),
+                }
+            };
+            if !confirmed {
+                tracing::debug!(
+                    "a second reading does not confirm {d} in {}",
+                    crate::grid::cell_names(members)
+                );
+                unconfirmed.extend(members);
+            }
+        }
+        unconfirmed.sort_unstable();
+        Ok(unconfirmed)
+    }
+
+    /// The classifier's digit for a glyph, when it is sure of it (probability 0.9 and
+    /// up); the glyph is centred in a square of white as a cell would hold it.
+    fn classifier_reads(&mut self, glyph: &Glyph) -> Option<u8> {
+        if self.classifier.is_none() {
+            self.classifier = DigitClassifier::load().ok();
+        }
+        let classifier = self.classifier.as_ref()?;
+        let ink = glyph.dark_on_light();
+        let side = (ink.width().max(ink.height()) as f32 * CLASSIFIER_CELL_RATIO) as u32;
+        let mut cell = image::GrayImage::from_pixel(side.max(1), side.max(1), image::Luma([255]));
+        image::imageops::overlay(
+            &mut cell,
+            &ink,
+            ((side - ink.width()) / 2) as i64,
+            ((side - ink.height()) / 2) as i64,
+        );
+        let p = classifier.classify(&cell);
+        let (digit, prob) = (1..=9usize)
+            .map(|d| (d as u8, p[d]))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        (prob >= 0.9).then_some(digit)
     }
 
     /// Reads the grid in `picture`. With `debug`, writes stage pictures into that folder.
@@ -162,6 +299,11 @@ impl Reader {
         }
         tracing::debug!("read grid in {:?}", t0.elapsed());
         let screen = check(reading);
+        if let Err(ReadError::Doubtful { reading, cells, .. }) = &screen {
+            // Glyph looks that led to a clash are not to be trusted next time.
+            let (reading, cells) = (reading.clone(), cells.clone());
+            self.forget(&reading, &cells);
+        }
         // A printed grid photographed flat can show a lattice too, but Tesseract is not
         // the reader for paper. When the screenshot path does not give a puzzle with
         // exactly one solution, the photo path has its say, and is taken when it does.
@@ -224,9 +366,11 @@ impl Reader {
             .collect();
         // Group look-alikes: each group is (signature, members).
         let mut groups: Vec<(Signature, Vec<usize>)> = Vec::new();
+        self.last_looks = vec![None; 81];
         for (i, g) in givens.iter().enumerate() {
             let Some(g) = g else { continue };
             let sig = Signature::of(&g.ink);
+            self.last_looks[i] = Some(sig.clone());
             cells[i].digit_box = Some(g.bbox);
             match groups.iter_mut().find(|(s, _)| s.alike(&sig)) {
                 Some((_, members)) => members.push(i),
@@ -400,6 +544,22 @@ pub fn looks_like_photo(rgb: &image::RgbImage) -> bool {
 /// Wicht train photos the share is 0.02-0.56 (heavily compressed JPEGs flatten blocks);
 /// on the 60 screenshot fixtures 0.71 and up.
 const PHOTO_EQUAL_SHARE: f64 = 0.65;
+
+/// A printed digit fills about 60% of its cell's height: the square the classifier
+/// sees around a glyph.
+const CLASSIFIER_CELL_RATIO: f32 = 1.6;
+
+/// The member of a group with the second-tallest glyph (the tallest when alone): a
+/// glyph the first reading's Tesseract line did not see.
+fn second_tallest<'a>(members: &[usize], glyphs: &'a [Option<Glyph>]) -> &'a Glyph {
+    let mut sorted: Vec<&Glyph> = members.iter().filter_map(|&i| glyphs[i].as_ref()).collect();
+    sorted.sort_by(|a, b| b.bbox.h.total_cmp(&a.bbox.h));
+    sorted
+        .get(1)
+        .or(sorted.first())
+        .copied()
+        .expect("a group has at least one glyph")
+}
 
 /// The member of a group with the tallest glyph: the most pixels to read.
 fn tallest<'a>(members: &[usize], givens: &[Option<&'a Glyph>]) -> &'a Glyph {

@@ -5,6 +5,11 @@
 //! The screen, the reader and the input device all share one [`Game`], so what the bot
 //! types shows up in the next capture and the next reading, and a test can script
 //! trouble: lost key presses, a dialog over the grid, the user moving the mouse.
+//!
+//! Input goes where it would on a real desktop: a click on a point that another window
+//! covers, or while the game is unmapped or the screen locked, reaches that other
+//! thing and not the game; so does a key while another window has the focus. Such
+//! input is recorded as [`Event::Elsewhere`], which no test may ever see.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -78,6 +83,10 @@ pub enum ReadMode {
     NoGrid,
     /// This grid instead of the board (a misread).
     Misread(Grid),
+    /// Once the bot has typed, this grid instead of the board, through the reader's
+    /// glyph cache (the cache echoing the bot's own answer); a fresh reading sees the
+    /// board as it is.
+    CacheEchoes(Grid),
     /// The reader says these cells are doubtful.
     Doubtful(Vec<usize>),
 }
@@ -87,6 +96,8 @@ pub enum ReadMode {
 pub enum Event {
     Click(ScreenPoint),
     Key(Key),
+    /// Input that reached something other than the game (what it was, and why).
+    Elsewhere(&'static str),
 }
 
 /// The simulated app and everything around it.
@@ -119,6 +130,28 @@ pub struct Game {
     pub covered_after: Option<(usize, usize)>,
     /// Pad button centres, window pixels (digit 1 first), for the "pad" input method.
     pub pad: Option<Vec<[f32; 2]>>,
+    /// After this many digits another window takes the keyboard focus (for good).
+    pub focus_stolen_after: Option<usize>,
+    /// Which window has the focus when it is not the game.
+    pub focus_elsewhere: Option<String>,
+    /// After this many digits the screen locks, for this many looks.
+    pub locked_after: Option<(usize, usize)>,
+    pub locked_for: usize,
+    /// After this many digits the game window is unmapped, for this many looks.
+    pub unmapped_after: Option<(usize, usize)>,
+    pub unmapped_for: usize,
+    /// After this many digits a small override-redirect window (a notification bubble)
+    /// pops up over this cell, for this many looks.
+    pub popup_after: Option<(usize, usize, usize)>,
+    /// After this many clicks the user clicks too, without moving the mouse.
+    pub user_clicks_after: Option<usize>,
+    /// The user's input the device has seen and not yet reported.
+    pub user_input: Option<String>,
+    /// Cells the second reading does not confirm.
+    pub unconfirmed: Vec<usize>,
+    /// Cells whose glyphs the reader was told to forget.
+    pub forgotten: Vec<usize>,
+    pub fresh_reads: usize,
     pub selected: Option<usize>,
     pub pointer: ScreenPoint,
     pub keys_held: bool,
@@ -156,6 +189,18 @@ impl Game {
             window_moves_after: None,
             covered_after: None,
             pad: None,
+            focus_stolen_after: None,
+            focus_elsewhere: None,
+            locked_after: None,
+            locked_for: 0,
+            unmapped_after: None,
+            unmapped_for: 0,
+            popup_after: None,
+            user_clicks_after: None,
+            user_input: None,
+            unconfirmed: Vec::new(),
+            forgotten: Vec::new(),
+            fresh_reads: 0,
             selected: None,
             pointer: ScreenPoint { x: 1, y: 1 },
             keys_held: false,
@@ -207,6 +252,43 @@ impl Game {
                 }
             })
             .collect()
+    }
+
+    /// Input that reached anything but the game.
+    pub fn strays(&self) -> Vec<&'static str> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Elsewhere(why) => Some(*why),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Where a click at `at` goes instead of the game, if anywhere else.
+    fn click_goes_elsewhere(&self, at: ScreenPoint) -> Option<&'static str> {
+        if self.locked_for > 0 {
+            Some("a click on the lock screen")
+        } else if self.unmapped_for > 0 || self.minimized {
+            Some("a click on the desktop behind the unmapped game")
+        } else if !self.window.contains(at.x, at.y) {
+            Some("a click outside the game window")
+        } else if self.above.iter().any(|(w, _)| w.rect.contains(at.x, at.y)) {
+            Some("a click on a window over the game")
+        } else {
+            None
+        }
+    }
+
+    /// Where a key goes instead of the game, if anywhere else.
+    fn key_goes_elsewhere(&self) -> Option<&'static str> {
+        if self.locked_for > 0 {
+            Some("a key typed into the lock screen")
+        } else if self.focus_elsewhere.is_some() {
+            Some("a key typed into the window that has the focus")
+        } else {
+            None
+        }
     }
 
     pub fn digits(&self) -> Vec<u8> {
@@ -290,6 +372,32 @@ impl Game {
                     .push((other_window(900, "Notification", self.window), views));
             }
         }
+        if self.focus_stolen_after == Some(n) {
+            self.focus_elsewhere = Some("\"Untitled - Editor\" (Editor, 400x300 at 0,0)".into());
+        }
+        if let Some((after, looks)) = self.locked_after {
+            if after == n {
+                self.locked_for = looks;
+            }
+        }
+        if let Some((after, looks)) = self.unmapped_after {
+            if after == n {
+                self.unmapped_for = looks;
+            }
+        }
+        if let Some((after, cell, looks)) = self.popup_after {
+            if after == n {
+                let c = self.screen_center(cell);
+                let mut bubble = other_window(902, "", self.window);
+                bubble.rect = ScreenRect {
+                    x: c.x - 10,
+                    y: c.y - 10,
+                    width: 20,
+                    height: 20,
+                };
+                self.above.push((bubble, looks));
+            }
+        }
         self.open_completion_dialog();
     }
 
@@ -347,7 +455,10 @@ impl Screen for SimScreen {
                 }
             }
         }
+        let viewable = g.unmapped_for == 0;
+        g.unmapped_for = g.unmapped_for.saturating_sub(1);
         let view = WindowView {
+            viewable,
             window: WindowInfo {
                 id: 1,
                 title: "Sudoku".into(),
@@ -372,6 +483,19 @@ impl Screen for SimScreen {
         g.captures += 1;
         Ok(g.render())
     }
+
+    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+        Ok(self.0.borrow().focus_elsewhere.clone())
+    }
+
+    fn locked(&mut self) -> Result<Option<String>, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        if g.locked_for == 0 {
+            return Ok(None);
+        }
+        g.locked_for -= 1;
+        Ok(Some("the screen is locked".into()))
+    }
 }
 
 impl GridReader for SimReader {
@@ -387,6 +511,8 @@ impl GridReader for SimReader {
         }
         match g.read_mode.clone() {
             ReadMode::Truth => Ok(g.reading_of(g.board)),
+            ReadMode::CacheEchoes(grid) if g.digits_typed > 0 => Ok(g.reading_of(grid)),
+            ReadMode::CacheEchoes(_) => Ok(g.reading_of(g.board)),
             ReadMode::NoGrid => Err(ReadError::NoGrid),
             ReadMode::Misread(grid) => Ok(g.reading_of(grid)),
             ReadMode::Doubtful(cells) => Err(ReadError::Doubtful {
@@ -396,19 +522,56 @@ impl GridReader for SimReader {
             }),
         }
     }
+
+    fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        let cached = {
+            let mut g = self.0.borrow_mut();
+            g.fresh_reads += 1;
+            matches!(g.read_mode, ReadMode::CacheEchoes(_))
+        };
+        if cached {
+            let g = self.0.borrow();
+            return Ok(g.reading_of(g.board));
+        }
+        self.read(picture, None)
+    }
+
+    fn confirm(
+        &mut self,
+        _picture: &DynamicImage,
+        reading: &Reading,
+    ) -> Result<Vec<usize>, ReadError> {
+        let g = self.0.borrow();
+        Ok(g.unconfirmed
+            .iter()
+            .copied()
+            .filter(|&i| reading.grid.cells()[i] != 0)
+            .collect())
+    }
+
+    fn forget(&mut self, _reading: &Reading, cells: &[usize]) {
+        self.0.borrow_mut().forgotten.extend_from_slice(cells);
+    }
 }
 
 impl Input for SimInput {
     fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
         let mut g = self.0.borrow_mut();
-        g.events.push(Event::Click(at));
         g.pointer = at;
+        if let Some(why) = g.click_goes_elsewhere(at) {
+            g.events.push(Event::Elsewhere(why));
+            return Ok(());
+        }
+        g.events.push(Event::Click(at));
         let clicks = g.clicks().len();
         if g.user_moves_mouse_after == Some(clicks) {
             g.pointer = ScreenPoint {
                 x: at.x + 40,
                 y: at.y - 25,
             };
+        }
+        if g.user_clicks_after == Some(clicks) {
+            g.user_input = Some("a mouse button (1) was pressed".into());
         }
         if let Some(pad) = g.pad.clone() {
             let (wx, wy) = (g.window.x as f32, g.window.y as f32);
@@ -425,6 +588,10 @@ impl Input for SimInput {
 
     fn key(&mut self, key: Key) -> Result<(), InputError> {
         let mut g = self.0.borrow_mut();
+        if let Some(why) = g.key_goes_elsewhere() {
+            g.events.push(Event::Elsewhere(why));
+            return Ok(());
+        }
         g.events.push(Event::Key(key));
         let sel = g.selected;
         match key {
@@ -433,6 +600,12 @@ impl Input for SimInput {
             Key::Down => g.selected = sel.map(|s| if s < 72 { s + 9 } else { s }),
             Key::Left => g.selected = sel.map(|s| if s % 9 > 0 { s - 1 } else { s }),
             Key::Right => g.selected = sel.map(|s| if s % 9 < 8 { s + 1 } else { s }),
+            Key::Delete | Key::Backspace => {
+                if let Some(cell) = sel.filter(|&c| g.givens.cells()[c] == 0) {
+                    g.board.set(cell / 9, cell % 9, 0);
+                }
+            }
+            Key::Escape => {}
         }
         Ok(())
     }
@@ -443,6 +616,10 @@ impl Input for SimInput {
 
     fn keys_held(&mut self) -> Result<bool, InputError> {
         Ok(self.0.borrow().keys_held)
+    }
+
+    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
+        Ok(self.0.borrow_mut().user_input.take())
     }
 }
 
