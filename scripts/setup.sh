@@ -8,7 +8,7 @@ build_pkgs=(pkg-config libclang-dev libtesseract-dev libleptonica-dev libpipewir
             libwayland-dev libgbm-dev libegl-dev libxcb1-dev tesseract-ocr-eng)
 # A virtual display for machines without one (the quick start plays GNOME Sudoku there).
 play_pkgs=(xvfb openbox gnome-sudoku dbus dbus-x11 x11-utils xdotool imagemagick)
-test_pkgs=(chromium fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-noto-mono)
+test_pkgs=(chromium x11-xserver-utils fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-noto-mono)
 
 want=("${build_pkgs[@]}" "${play_pkgs[@]}")
 [[ "${1:-}" == "--test" ]] && want+=("${test_pkgs[@]}")

@@ -635,6 +635,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         match self.play(&moves, &view, &map)? {
             Played::All => {}
             Played::Paused(reason) => {
+                info!("stopped typing: {reason}");
                 self.last_seen = None;
                 return Ok(Step::Wait(reason));
             }
@@ -698,8 +699,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             // Once the game has taken a key, the focus leaving it means another window
             // took it: stop before even clicking.
             if selected.is_some() {
-                if let Some(thief) = self.focus_check()? {
-                    return Ok(Played::FocusLost(thief));
+                if let Some(stop) = self.focus_lost(start, map)? {
+                    return Ok(stop);
                 }
             }
             if clicks_cell {
@@ -708,8 +709,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.pause(delays.after_click);
             } else if let Some(from) = selected {
                 for key in arrow_path(from, m.cell) {
-                    if let Some(thief) = self.focus_check()? {
-                        return Ok(Played::FocusLost(thief));
+                    if let Some(stop) = self.focus_lost(start, map)? {
+                        return Ok(stop);
                     }
                     self.input.key(key)?;
                     self.pause(delays.after_arrow);
@@ -721,8 +722,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     left_pointer_at = Some(at);
                 }
                 None => {
-                    if let Some(thief) = self.focus_check()? {
-                        return Ok(Played::FocusLost(thief));
+                    if let Some(stop) = self.focus_lost(start, map)? {
+                        return Ok(stop);
                     }
                     self.input.key(Key::Digit(m.digit))?;
                 }
@@ -759,6 +760,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if now.window.minimized {
             return Ok(Some("the window was minimised".into()));
         }
+        if !now.viewable {
+            return Ok(Some(
+                "the game window is not on the screen (unmapped or on another workspace)".into(),
+            ));
+        }
         if let Some(why) = self.screen.locked()? {
             return Ok(Some(why));
         }
@@ -784,6 +790,23 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             )));
         }
         Ok(())
+    }
+
+    /// `None` when the game has the keyboard focus. Else why the bot stops typing: the
+    /// game itself went away (unmapped, minimised, moved: a pause), or another window
+    /// took the focus.
+    fn focus_lost(
+        &mut self,
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Option<Played>, BotError> {
+        let Some(thief) = self.focus_check()? else {
+            return Ok(None);
+        };
+        Ok(Some(match self.unsafe_to_act(start, map, &[])? {
+            Some(why) => Played::Paused(why),
+            None => Played::FocusLost(thief),
+        }))
     }
 
     /// `None` when the game has the keyboard focus, else which window has it. A click
@@ -884,7 +907,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             let again = plan_moves(&reading.grid, solution, &map);
             match self.play(&again, &view, &map)? {
                 Played::All => {}
-                Played::Paused(reason) => last_problem = reason,
+                Played::Paused(reason) => {
+                    info!("stopped typing: {reason}");
+                    last_problem = reason;
+                }
                 Played::FocusLost(thief) => {
                     self.focus_thief = Some(thief.clone());
                     return Err(BotError::FocusLost(thief));

@@ -90,7 +90,7 @@ pub struct Desktop {
 }
 
 /// Starts a desktop, or `None` (with a loud message) when Xvfb is not installed. CI
-/// installs it, so there the e2e tests always run.
+/// installs it, so there (`CI` set) a missing Xvfb fails the test instead.
 pub fn start() -> Option<Desktop> {
     if Command::new("Xvfb")
         .arg("-help")
@@ -99,6 +99,10 @@ pub fn start() -> Option<Desktop> {
         .status()
         .is_err()
     {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Xvfb is not installed, and CI is set: end-to-end tests must run here (scripts/setup.sh --test)"
+        );
         eprintln!("\n*** SKIPPED: Xvfb is not installed, so no end-to-end test ran. Install it with scripts/setup.sh --test ***\n");
         return None;
     }
@@ -386,6 +390,19 @@ impl Desktop {
             .split(['#', ','])
             .skip(1)
             .any(|w| u64::from_str_radix(w.trim().trim_start_matches("0x"), 16).ok() == Some(id))
+    }
+
+    /// A window's client area on the screen: x, y, width, height.
+    pub fn geometry(&self, id: &str) -> (i32, i32, i32, i32) {
+        let out = self.run("xdotool", &["getwindowgeometry", "--shell", id]);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let value = |key: &str| -> i32 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{key}=")))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {key} in xdotool's answer: {text}"))
+        };
+        (value("X"), value("Y"), value("WIDTH"), value("HEIGHT"))
     }
 
     /// A PNG of the whole screen.

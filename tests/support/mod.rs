@@ -3,4 +3,5 @@
 #![allow(dead_code)]
 
 pub mod desktop;
+pub mod recorder;
 pub mod sim;

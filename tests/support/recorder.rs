@@ -1,0 +1,143 @@
+//! A window that records every key and button press it receives, for end-to-end tests
+//! of where the bot's input goes: put one behind the game, beside it, or over it as an
+//! override-redirect popup (what notification bubbles and menus are), and assert that
+//! it received nothing. It can also take the keyboard focus, once or over and over like
+//! a misbehaving app.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{
+    AtomEnum, ConnectionExt, CreateWindowAux, EventMask, InputFocus, PropMode, WindowClass,
+};
+use x11rb::protocol::Event;
+use x11rb::rust_connection::RustConnection;
+use x11rb::wrapper::ConnectionExt as _;
+
+/// Where a recorder window goes and how it behaves.
+pub struct Spec<'a> {
+    pub title: &'a str,
+    /// x, y, width, height in screen pixels.
+    pub rect: (i16, i16, u16, u16),
+    /// Not managed by the window manager, stacked over everything (a notification).
+    pub override_redirect: bool,
+}
+
+pub struct Recorder {
+    conn: Arc<RustConnection>,
+    pub window: u32,
+    events: Arc<Mutex<Vec<String>>>,
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Recorder {
+    /// Opens and maps the window on `display` and starts recording.
+    pub fn open(display: &str, spec: Spec) -> Recorder {
+        let (conn, screen) = x11rb::connect(Some(display)).expect("connect to the test display");
+        let conn = Arc::new(conn);
+        let root = conn.setup().roots[screen].root;
+        let window = conn.generate_id().expect("window id");
+        let (x, y, w, h) = spec.rect;
+        conn.create_window(
+            x11rb::COPY_DEPTH_FROM_PARENT,
+            window,
+            root,
+            x,
+            y,
+            w,
+            h,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            0,
+            &CreateWindowAux::new()
+                .background_pixel(0x00c0_4080)
+                .override_redirect(u32::from(spec.override_redirect))
+                .event_mask(EventMask::KEY_PRESS | EventMask::BUTTON_PRESS),
+        )
+        .expect("create window");
+        conn.change_property8(
+            PropMode::REPLACE,
+            window,
+            AtomEnum::WM_NAME,
+            AtomEnum::STRING,
+            spec.title.as_bytes(),
+        )
+        .expect("title");
+        conn.map_window(window).expect("map");
+        conn.flush().expect("flush");
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (conn, events, stop) = (conn.clone(), events.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    match conn.poll_for_event() {
+                        Ok(Some(Event::KeyPress(e))) => {
+                            events.lock().unwrap().push(format!("key {}", e.detail))
+                        }
+                        Ok(Some(Event::ButtonPress(e))) => events.lock().unwrap().push(format!(
+                            "button {} at ({},{})",
+                            e.detail, e.root_x, e.root_y
+                        )),
+                        Ok(Some(_)) => {}
+                        Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                        Err(_) => break,
+                    }
+                }
+            })
+        };
+        Recorder {
+            conn,
+            window,
+            events,
+            stop,
+            threads: vec![thread],
+        }
+    }
+
+    /// Every key and button press received so far.
+    pub fn events(&self) -> Vec<String> {
+        self.events.lock().unwrap().clone()
+    }
+
+    /// Takes the keyboard focus every 5 ms for `how_long`, as an app that keeps
+    /// grabbing it would (a click on another window does not keep it away).
+    pub fn keep_taking_focus(&mut self, how_long: Duration) {
+        let (conn, window) = (self.conn.clone(), self.window);
+        self.threads.push(std::thread::spawn(move || {
+            let start = Instant::now();
+            while start.elapsed() < how_long {
+                let _ = conn.set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME);
+                let _ = conn.flush();
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }));
+    }
+
+    /// Puts the window at the bottom of the stack, under every other window.
+    pub fn lower(&self) {
+        use x11rb::protocol::xproto::{ConfigureWindowAux, StackMode};
+        self.conn
+            .configure_window(
+                self.window,
+                &ConfigureWindowAux::new().stack_mode(StackMode::BELOW),
+            )
+            .expect("lower");
+        self.conn.flush().expect("flush");
+    }
+
+    /// Removes the window from the screen (the recording stops).
+    pub fn close(mut self) -> Vec<String> {
+        let _ = self.conn.destroy_window(self.window);
+        let _ = self.conn.flush();
+        self.stop.store(true, Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+        self.events()
+    }
+}
