@@ -1,0 +1,167 @@
+//! Where the cells are on the screen, and the moves that fill them: cell centres from a
+//! reading (or the configured grid), the number pad's buttons, arrow-key paths.
+
+use super::*;
+
+/// Where the cells of the grid lie on the screen right now.
+#[derive(Debug, Clone)]
+pub struct CellMap {
+    centers: [ScreenPoint; 81],
+    /// The grid's bounding box on the screen.
+    pub grid: ScreenRect,
+}
+
+impl CellMap {
+    /// Maps a reading of a capture to screen pixels. `window` is the window's client
+    /// area; `region` the part of it that was read (window pixels). The config's grid
+    /// override, when set, replaces the detected cell positions.
+    pub fn new(
+        reading: &Reading,
+        window: ScreenRect,
+        region: (u32, u32),
+        config: &Config,
+    ) -> CellMap {
+        let [dx, dy] = config.grid.click_offset;
+        let base_x = window.x as f32;
+        let base_y = window.y as f32;
+        let mut centers = [ScreenPoint { x: 0, y: 0 }; 81];
+        if let (Some([ox, oy]), Some([cw, ch])) = (config.grid.origin, config.grid.cell_size) {
+            for (i, c) in centers.iter_mut().enumerate() {
+                let (r, col) = ((i / 9) as f32, (i % 9) as f32);
+                *c = round(
+                    base_x + ox + cw * (col + 0.5) + dx,
+                    base_y + oy + ch * (r + 0.5) + dy,
+                );
+            }
+            let grid = ScreenRect {
+                x: (base_x + ox) as i32,
+                y: (base_y + oy) as i32,
+                width: (cw * 9.0).ceil() as u32,
+                height: (ch * 9.0).ceil() as u32,
+            };
+            return CellMap { centers, grid };
+        }
+        let (rx, ry) = (base_x + region.0 as f32, base_y + region.1 as f32);
+        for (i, c) in centers.iter_mut().enumerate() {
+            let p = reading.cell_center(i);
+            *c = round(rx + p.x + dx, ry + p.y + dy);
+        }
+        let xs = reading.corners.iter().map(|p| p.x);
+        let ys = reading.corners.iter().map(|p| p.y);
+        let (x0, x1) = xs.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let (y0, y1) = ys.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let grid = ScreenRect {
+            x: (rx + x0).floor() as i32,
+            y: (ry + y0).floor() as i32,
+            width: (x1 - x0).max(1.0).ceil() as u32,
+            height: (y1 - y0).max(1.0).ceil() as u32,
+        };
+        CellMap { centers, grid }
+    }
+
+    /// The centre of cell `index` (0..81) on the screen.
+    pub fn center(&self, index: usize) -> ScreenPoint {
+        self.centers[index]
+    }
+}
+
+/// Where the configured pad button for `digit` is on the screen, if a pad is configured.
+pub(super) fn pad_point(config: &Config, window: &ScreenRect, digit: u8) -> Option<ScreenPoint> {
+    let pad = config.input.pad.as_ref()?;
+    let [px, py] = *pad.get(usize::from(digit).checked_sub(1)?)?;
+    Some(round(window.x as f32 + px, window.y as f32 + py))
+}
+
+/// Checks that the configuration's own click points (the grid override and the pad)
+/// land inside the window; a point outside it is a configuration error.
+pub(super) fn check_configured_points(
+    config: &Config,
+    map: &CellMap,
+    window: &ScreenRect,
+) -> Result<(), BotError> {
+    let inside = |p: ScreenPoint| window.contains(p.x, p.y);
+    let overridden = config.grid.origin.is_some() || config.grid.click_offset != [0.0, 0.0];
+    if overridden {
+        if let Some(i) = (0..81).find(|&i| !inside(map.center(i))) {
+            return Err(BotError::Config(format!(
+                "grid.origin, grid.cell_size and grid.click_offset put {} at {}, outside the window ({}x{} at {},{})",
+                cell_name(i), map.center(i), window.width, window.height, window.x, window.y
+            )));
+        }
+    }
+    if config.input.method == InputMethod::Pad {
+        for d in 1..=9u8 {
+            match pad_point(config, window, d) {
+                Some(p) if inside(p) => {}
+                p => {
+                    return Err(BotError::Config(format!(
+                        "input.pad puts button {d} at {}, outside the window ({}x{} at {},{})",
+                        p.map(|p| p.to_string()).unwrap_or_else(|| "nowhere".into()),
+                        window.width,
+                        window.height,
+                        window.x,
+                        window.y
+                    )))
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn round(x: f32, y: f32) -> ScreenPoint {
+    ScreenPoint {
+        x: x.round() as i32,
+        y: y.round() as i32,
+    }
+}
+
+/// The moves that turn `current` into `solution`: every cell whose digit differs, row by
+/// row (empty cells, and wrong digits when re-entering after verification).
+pub fn plan_moves(current: &Grid, solution: &Grid, map: &CellMap) -> Vec<Move> {
+    (0..81)
+        .filter(|&i| current.cells()[i] != solution.cells()[i])
+        .map(|i| Move {
+            cell: i,
+            digit: solution.cells()[i],
+            at: map.center(i),
+        })
+        .collect()
+}
+
+/// Arrow keys that move the selection from cell `from` to cell `to`.
+pub fn arrow_path(from: usize, to: usize) -> Vec<Key> {
+    let (fr, fc, tr, tc) = (
+        (from / 9) as i32,
+        (from % 9) as i32,
+        (to / 9) as i32,
+        (to % 9) as i32,
+    );
+    let mut keys = Vec::new();
+    let vertical = if tr > fr { Key::Down } else { Key::Up };
+    keys.extend(std::iter::repeat_n(
+        vertical,
+        (tr - fr).unsigned_abs() as usize,
+    ));
+    let horizontal = if tc > fc { Key::Right } else { Key::Left };
+    keys.extend(std::iter::repeat_n(
+        horizontal,
+        (tc - fc).unsigned_abs() as usize,
+    ));
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrow_path_goes_down_then_across() {
+        assert_eq!(arrow_path(0, 10), vec![Key::Down, Key::Right]);
+        assert_eq!(
+            arrow_path(20, 0),
+            vec![Key::Up, Key::Up, Key::Left, Key::Left]
+        );
+        assert!(arrow_path(5, 5).is_empty());
+    }
+}
