@@ -23,6 +23,27 @@ pub struct Config {
     pub delays: Delays,
     pub watch: WatchConfig,
     pub ocr: OcrConfig,
+    pub puzzle: PuzzleConfig,
+}
+
+/// What to do with a puzzle that has more than one solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeveralSolutions {
+    /// Play one of them (every digit read with confidence and confirmed); if the game
+    /// marks an entry wrong or says the grid is wrong, switch to another solution that
+    /// keeps what the game accepted.
+    #[default]
+    Play,
+    /// Refuse the puzzle, as a misread may be to blame.
+    Refuse,
+}
+
+/// Puzzles the game deals.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PuzzleConfig {
+    pub several_solutions: SeveralSolutions,
 }
 
 /// Which window to play and which part of it to look at.

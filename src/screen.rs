@@ -8,7 +8,9 @@
 
 use image::RgbaImage;
 use x11rb::connection::{Connection, RequestConnection};
-use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, MapState, Window, WindowClass};
+use x11rb::protocol::xproto::{
+    Atom, AtomEnum, ConnectionExt, ImageFormat, MapState, Window, WindowClass,
+};
 use x11rb::rust_connection::RustConnection;
 
 /// A rectangle in screen pixels.
@@ -289,6 +291,9 @@ pub trait Screen {
     fn view(&mut self) -> Result<WindowView, ScreenError>;
     /// A picture of the window's client area.
     fn capture(&mut self) -> Result<RgbaImage, ScreenError>;
+    /// A picture of what the screen shows in `area` (screen pixels, clipped to the
+    /// screen): a message window of the game's, for its words.
+    fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError>;
     /// `None` when the game window (or a window inside it) has the keyboard focus, so
     /// that keys go to the game; else which window has it, in a few words.
     fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError>;
@@ -354,6 +359,52 @@ impl Screen for X11Screen {
                 window: self.info.describe(),
                 reason: e.to_string(),
             })
+    }
+
+    fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
+        let failed = |reason: String| ScreenError::Capture {
+            window: format!(
+                "the screen at {}x{}+{}+{}",
+                area.width, area.height, area.x, area.y
+            ),
+            reason,
+        };
+        let root = self.x11.conn.get_geometry(self.x11.root)?.reply()?;
+        let x0 = area.x.clamp(0, i32::from(root.width));
+        let y0 = area.y.clamp(0, i32::from(root.height));
+        let x1 = (area.x + area.width as i32).clamp(0, i32::from(root.width));
+        let y1 = (area.y + area.height as i32).clamp(0, i32::from(root.height));
+        let (w, h) = ((x1 - x0) as u16, (y1 - y0) as u16);
+        if w == 0 || h == 0 {
+            return Err(failed("the area is off the screen".into()));
+        }
+        let reply = self
+            .x11
+            .conn
+            .get_image(
+                ImageFormat::Z_PIXMAP,
+                self.x11.root,
+                x0 as i16,
+                y0 as i16,
+                w,
+                h,
+                !0,
+            )?
+            .reply()?;
+        // 24-bit colour in 32-bit pixels, blue first: what Xvfb and X servers today use.
+        let (w, h) = (u32::from(w), u32::from(h));
+        if reply.data.len() != (w * h * 4) as usize {
+            return Err(failed(format!(
+                "unexpected pixel format (depth {}, {} bytes for {w}x{h})",
+                reply.depth,
+                reply.data.len()
+            )));
+        }
+        let mut picture = RgbaImage::new(w, h);
+        for (px, bgrx) in picture.pixels_mut().zip(reply.data.chunks_exact(4)) {
+            *px = image::Rgba([bgrx[2], bgrx[1], bgrx[0], 255]);
+        }
+        Ok(picture)
     }
 
     fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {

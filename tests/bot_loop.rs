@@ -7,8 +7,9 @@ mod support;
 use std::sync::atomic::Ordering;
 
 use sudoku_bot::bot::{BotError, Outcome, Step, Verification};
-use sudoku_bot::config::InputMethod;
+use sudoku_bot::config::{InputMethod, SeveralSolutions};
 use sudoku_bot::input::{Key, ScreenPoint};
+use sudoku_bot::solver::{self, Solution};
 use sudoku_bot::Grid;
 use support::sim::{self, Event, Game, ReadMode};
 
@@ -108,14 +109,16 @@ fn clashing_read_types_nothing_and_names_the_cells() {
 }
 
 #[test]
-fn puzzle_with_several_solutions_is_not_played() {
+fn puzzle_with_several_solutions_is_not_played_when_configured_to_refuse() {
     let (game, dir) = setup();
     let mut misread = game.borrow().givens;
     for i in 0..40 {
         misread.set(i / 9, i % 9, 0); // the reader missed the top half
     }
     game.borrow_mut().read_mode = ReadMode::Misread(misread);
-    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let mut config = sim::quick_config(dir.path());
+    config.puzzle.several_solutions = SeveralSolutions::Refuse;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
     let msg = bot.run_once().unwrap_err().to_string();
     assert!(msg.contains("more than one solution"), "{msg}");
     assert!(game.borrow().events.is_empty());
@@ -314,7 +317,7 @@ fn assert_verified_by_completion_window(outcome: Outcome) {
         matches!(
             outcome,
             Outcome::Solved {
-                verified: Verification::CompletionWindow(_),
+                verified: Verification::Message { .. },
                 ..
             }
         ),
@@ -408,14 +411,20 @@ fn stop_flag_ends_the_watch() {
     assert!(matches!(bot.run_once().unwrap(), Outcome::Stopped));
 }
 
-#[test]
-fn watch_plays_a_puzzle_once_and_then_waits() {
-    let (game, dir) = setup();
-    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+/// A bot that has played the game's puzzle in one pass of the loop.
+fn bot_that_solved_one(game: &sim::Shared, dir: &std::path::Path) -> sim::SimBot {
+    let (mut bot, _, _) = sim::bot(game, sim::quick_config(dir), false);
     assert!(matches!(
         bot.step().unwrap(),
         Step::Done(Outcome::Solved { .. })
     ));
+    bot
+}
+
+#[test]
+fn watch_plays_a_puzzle_once_and_then_waits() {
+    let (game, dir) = setup();
+    let mut bot = bot_that_solved_one(&game, dir.path());
     let typed = game.borrow().events.len();
     for _ in 0..3 {
         assert!(matches!(bot.step().unwrap(), Step::Wait(_)));
@@ -689,4 +698,214 @@ fn debug_pictures_are_bounded_and_never_saved_twice() {
         assert!(bot.step().is_err());
     }
     assert_eq!(count(), 3, "more pictures kept than debug_keep");
+}
+
+// ---- Completion proven by the game's words, never assumed ----------------------------
+
+/// Plays the puzzle of a game whose dialog over the grid, once full, says `words`; the
+/// bot's error, and the folder of its debug pictures.
+fn error_after_a_dialog_saying(words: &str) -> (BotError, tempfile::TempDir) {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.completion_dialog = true;
+        g.dialog_words = words.into();
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    (bot.run_once().unwrap_err(), dir)
+}
+
+#[test]
+fn a_message_saying_mistakes_over_the_grid_is_a_failure_in_the_games_words() {
+    let (err, _dir) = error_after_a_dialog_saying("Sorry, your solution contains mistakes.");
+    assert!(matches!(err, BotError::GameSaysWrong { .. }), "{err}");
+    assert!(err.to_string().contains("contains mistakes"), "{err}");
+}
+
+#[test]
+fn a_window_whose_words_say_neither_is_not_taken_for_success() {
+    let (err, _dir) = error_after_a_dialog_saying("Information");
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("entered all digits; the game's response could not be confirmed"),
+        "{msg}"
+    );
+    assert!(msg.contains("\"Information\""), "{msg}");
+    // With a picture of the message for the user.
+    let BotError::Unconfirmed {
+        picture: Some(picture),
+        ..
+    } = err
+    else {
+        panic!("no picture: {msg}");
+    };
+    assert!(picture.is_file());
+}
+
+#[test]
+fn a_banner_over_the_grid_saying_well_done_proves_it_solved() {
+    let (game, dir) = setup();
+    game.borrow_mut().banner = Some("Well done!".into());
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(
+        matches!(
+            &outcome,
+            Outcome::Solved {
+                verified: Verification::Message { from, words },
+                ..
+            } if from == "a banner over the grid" && words == "Well done!"
+        ),
+        "{outcome:?}"
+    );
+    assert!(game.borrow().is_solved());
+}
+
+#[test]
+fn a_digit_the_game_changed_is_fixed_after_its_mistakes_window() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.verdict_window = true;
+        g.tamper_at = Some(10);
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert!(g.is_solved(), "{}", g.board);
+    assert!(
+        g.verdicts >= 2,
+        "the game was never asked again: {} verdicts, {} digits",
+        g.verdicts,
+        g.digits().len()
+    );
+}
+
+#[test]
+fn a_solved_grid_under_a_banner_is_not_played_again() {
+    let (game, dir) = setup();
+    let mut bot = bot_that_solved_one(&game, dir.path());
+    let typed = game.borrow().events.len();
+    // A banner now hides three rows, and the reader takes what shows for digits.
+    let mut under_banner = game.borrow().board;
+    for i in 36..45 {
+        under_banner.set(i / 9, i % 9, (under_banner.cells()[i] % 9) + 1);
+    }
+    game.borrow_mut().read_mode = ReadMode::Misread(under_banner);
+    game.borrow_mut()
+        .picture
+        .put_pixel(0, 0, image::Rgba([1, 2, 3, 255]));
+    let step = bot.step().unwrap();
+    assert!(
+        matches!(&step, Step::Wait(why) if why.contains("partly covered")),
+        "{step:?}"
+    );
+    assert_eq!(game.borrow().events.len(), typed, "typed over the banner");
+}
+
+#[test]
+fn a_new_puzzle_after_one_solved_is_played_from_scratch() {
+    let (game, dir) = setup();
+    let mut bot = bot_that_solved_one(&game, dir.path());
+    // The game deals the same puzzle with its digits relabelled (1<->2 and so on).
+    let relabel = |g: &Grid| {
+        let mut out = *g;
+        for i in 0..81 {
+            let d = g.cells()[i];
+            if d != 0 {
+                out.set(i / 9, i % 9, [0, 2, 1, 4, 3, 6, 5, 8, 7, 9][d as usize]);
+            }
+        }
+        out
+    };
+    {
+        let mut g = game.borrow_mut();
+        g.givens = relabel(&g.givens);
+        g.board = g.givens;
+        g.picture.put_pixel(0, 0, image::Rgba([1, 2, 3, 255]));
+    }
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert_eq!(g.board, relabel(&Grid::parse(SOLUTION).unwrap()));
+}
+
+/// The fixture's puzzle with givens taken away (in reading order) until it has between
+/// `min` and `max` solutions.
+fn with_several_solutions(givens: &Grid, min: usize, max: usize) -> Grid {
+    let mut g = *givens;
+    for i in 0..81 {
+        if g.cells()[i] == 0 {
+            continue;
+        }
+        let mut fewer = g;
+        fewer.set(i / 9, i % 9, 0);
+        let n = solver::count_solutions(&fewer, max + 1);
+        if n <= max {
+            g = fewer;
+        }
+        if n >= min && n <= max {
+            return g;
+        }
+    }
+    panic!("no puzzle with {min}..={max} solutions");
+}
+
+#[test]
+fn a_puzzle_with_several_solutions_read_with_confidence_is_played() {
+    let (game, dir) = setup();
+    let puzzle = with_several_solutions(&game.borrow().givens, 2, 4);
+    {
+        let mut g = game.borrow_mut();
+        g.givens = puzzle;
+        g.board = puzzle;
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(
+        matches!(outcome, Outcome::Solved { several: true, .. }),
+        "{outcome:?}"
+    );
+    assert!(game.borrow().is_solved());
+    assert!(
+        sudoku_bot::bot::describe(&outcome).contains("several"),
+        "{}",
+        sudoku_bot::bot::describe(&outcome)
+    );
+}
+
+#[test]
+fn a_solution_the_game_rejects_is_switched_for_another() {
+    let (game, dir) = setup();
+    let puzzle = with_several_solutions(&game.borrow().givens, 2, 3);
+    let Solution::Multiple(first) = solver::solve(&puzzle) else {
+        panic!("several solutions");
+    };
+    // The game keeps a solution of its own, not the one the solver finds first.
+    let stored = (0..81)
+        .filter(|&i| puzzle.cells()[i] == 0)
+        .flat_map(|i| (1..=9u8).map(move |d| (i, d)))
+        .find_map(|(i, d)| {
+            let mut g = puzzle;
+            g.set(i / 9, i % 9, d);
+            match solver::solve(&g) {
+                Solution::Unique(s) | Solution::Multiple(s) if s != first => Some(s),
+                _ => None,
+            }
+        })
+        .unwrap();
+    {
+        let mut g = game.borrow_mut();
+        g.givens = puzzle;
+        g.board = puzzle;
+        g.stored = Some(stored);
+        g.verdict_window = true;
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert_eq!(g.board, stored);
+    assert!(g.is_solved());
 }

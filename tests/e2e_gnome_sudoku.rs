@@ -49,7 +49,18 @@ fn plays_an_easy_puzzle_until_the_game_says_solved() {
             !dialogs.is_empty()
         },
     );
-    assert!(stderr.contains("solved: entered"), "{stderr}");
+    // The bot says "solved" with its evidence: GNOME's dialog, read ("Well done, you
+    // completed the puzzle ..."), or the grid read again.
+    assert!(
+        stderr.contains("solved: entered")
+            && (stderr.contains("Well done") || stderr.contains("the grid reads as the solution")),
+        "{stderr}"
+    );
+    let solved_line = stderr
+        .lines()
+        .find(|l| l.contains("solved: entered"))
+        .unwrap_or("");
+    eprintln!("GNOME Sudoku Easy: {solved_line}");
     let entered = stderr
         .lines()
         .find(|l| l.contains("entered") && l.contains(" ms"))

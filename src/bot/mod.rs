@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use image::{DynamicImage, RgbaImage};
 use tracing::{debug, info, warn};
 
-use crate::config::{Config, InputMethod};
+use crate::config::{Config, InputMethod, SeveralSolutions};
 use crate::grid::{cell_name, cell_names, Grid};
 use crate::input::{Input, InputError, Key, ScreenPoint};
 use crate::screen::{Screen, ScreenError, ScreenRect, WindowView};
@@ -36,6 +36,7 @@ use crate::vision::{ReadError, Reader, Reading};
 
 mod cells;
 mod debug_pictures;
+mod evidence;
 mod fingerprint;
 mod play;
 mod verify;
@@ -43,6 +44,7 @@ mod verify;
 pub use cells::{arrow_path, plan_moves, CellMap};
 use cells::{check_configured_points, pad_point};
 pub use debug_pictures::default_debug_dir;
+pub use evidence::{classify, Verdict};
 pub use fingerprint::fingerprint;
 
 /// Reads a grid from a picture; [`crate::vision::Reader`] is the real one.
@@ -61,6 +63,8 @@ pub trait GridReader {
     ) -> Result<Vec<usize>, ReadError>;
     /// Forgets what was learnt from the glyphs in `cells` of `reading`.
     fn forget(&mut self, reading: &Reading, cells: &[usize]);
+    /// The words in a picture of a game's message (a dialog, a banner), one line.
+    fn read_words(&mut self, picture: &DynamicImage) -> Result<String, ReadError>;
 }
 
 impl GridReader for Reader {
@@ -79,6 +83,9 @@ impl GridReader for Reader {
     }
     fn forget(&mut self, reading: &Reading, cells: &[usize]) {
         Reader::forget(self, reading, cells)
+    }
+    fn read_words(&mut self, picture: &DynamicImage) -> Result<String, ReadError> {
+        Reader::read_words(self, picture)
     }
 }
 
@@ -104,9 +111,9 @@ impl std::fmt::Display for Move {
 pub enum Verification {
     /// A capture after playing read as the solution.
     GridRead,
-    /// Right after the last move the game put a window of its own over the grid (its
-    /// completion dialog), which hides the grid from the capture.
-    CompletionWindow(String),
+    /// After the last move the game said the puzzle is solved, in a window of its own
+    /// (`from` is `window "TITLE"`) or a banner over the grid.
+    Message { from: String, words: String },
 }
 
 /// What a finished job produced.
@@ -118,6 +125,8 @@ pub enum Outcome {
         solution: Grid,
         moves: usize,
         verified: Verification,
+        /// The puzzle had several solutions and this is the one played.
+        several: bool,
     },
     /// Dry run: the moves were printed, nothing was sent.
     Planned { puzzle: Grid, moves: usize },
@@ -153,6 +162,13 @@ pub enum BotError {
     NotVerified { cells: Vec<usize>, rounds: u32 },
     #[error("verification failed: {0}")]
     Unverifiable(String),
+    #[error("the game says the grid is wrong: {words} ({from})")]
+    GameSaysWrong { words: String, from: String },
+    #[error("entered all digits; the game's response could not be confirmed: {response}{}", picture_suffix(.picture))]
+    Unconfirmed {
+        response: String,
+        picture: Option<PathBuf>,
+    },
     #[error("cannot write the moves: {0}")]
     Output(std::io::Error),
 }
@@ -227,8 +243,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     /// Fingerprint of the last capture that was read, and the area it covers.
     last_seen: Option<u64>,
     grid_area: Option<(u32, u32, u32, u32)>,
-    /// The solution of the last puzzle finished (played and verified, or printed).
-    finished: Option<Grid>,
+    /// The last puzzle finished (played and verified, or printed): as read, and its
+    /// solution.
+    finished: Option<(Grid, Grid)>,
     /// Why the last picture that was read gave nothing to do.
     last_reason: String,
     /// When the last key or click was sent.
@@ -316,7 +333,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                         last_wait = reason;
                     }
                 }
-                Err(e @ (BotError::Refused { .. } | BotError::FocusLost(_))) => warn!("{e}"),
+                // One puzzle that could not be played or proven solved does not end the
+                // watch: it is reported, and the next puzzle gets its turn.
+                Err(
+                    e @ (BotError::Refused { .. }
+                    | BotError::FocusLost(_)
+                    | BotError::NotVerified { .. }
+                    | BotError::Unverifiable(_)
+                    | BotError::GameSaysWrong { .. }
+                    | BotError::Unconfirmed { .. }),
+                ) => {
+                    warn!("{e}");
+                    self.last_seen = None;
+                }
                 Err(e) => return Err(e),
             }
             self.pause(self.config.watch.interval);
@@ -396,9 +425,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         self.last_seen = Some(seen);
 
         let grid = reading.grid;
-        if let Some(solution) = self.finished {
-            if agrees(&grid, &solution) {
-                self.last_reason = "the puzzle in the window is already solved".into();
+        if let Some((old_puzzle, old_solution)) = self.finished {
+            if let Some(why) = still_the_last_puzzle(&grid, &old_puzzle, &old_solution) {
+                self.last_reason = why;
                 return Ok(Step::Wait(self.last_reason.clone()));
             }
         }
@@ -406,8 +435,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.last_reason = "the grid in the window is already full".into();
             return Ok(Step::Wait(self.last_reason.clone()));
         }
-        let solution = match unique_solution(&grid) {
-            Ok(s) => s,
+        // Several solutions: play one, when every digit was read with confidence (the
+        // second reading below must confirm them all as well).
+        let play_one = self.config.puzzle.several_solutions == SeveralSolutions::Play
+            && low_confidence_cells(&reading).is_empty();
+        let found = match solver::solve(&grid) {
+            Solution::Multiple(s) if play_one => Ok((s, true)),
+            _ => unique_solution(&grid).map(|s| (s, false)),
+        };
+        let (mut solution, several) = match found {
+            Ok(found) => found,
             Err((reason, mut cells)) => {
                 self.last_reason = reason.clone();
                 if cells.is_empty() {
@@ -449,12 +486,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         let moves = plan_moves(&grid, &solution, &map);
         info!("puzzle {} read, {} cells to fill", grid, moves.len());
+        if several {
+            info!("the puzzle has more than one solution; playing one of them");
+        }
         if self.dry_run {
             for m in &moves {
                 writeln!(self.out, "{m}").map_err(BotError::Output)?;
             }
             self.out.flush().map_err(BotError::Output)?;
-            self.finished = Some(solution);
+            self.finished = Some((grid, solution));
             return Ok(Step::Done(Outcome::Planned {
                 puzzle: grid,
                 moves: moves.len(),
@@ -491,17 +531,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             Played::Stopped => return Ok(Step::Done(Outcome::Stopped)),
         }
-        let verified = match self.verify(&grid, &solution, &view, map, &before)? {
-            Some(v) => v,
-            None => return Ok(Step::Done(Outcome::Stopped)),
-        };
-        self.finished = Some(solution);
+        let verified = self.verify(&grid, &mut solution, several, &view, map, &before);
+        // Whatever came of it, this puzzle had its turn: the watch plays the next one.
+        self.finished = Some((grid, solution));
         self.last_seen = None;
+        let Some(verified) = verified? else {
+            return Ok(Step::Done(Outcome::Stopped));
+        };
         Ok(Step::Done(Outcome::Solved {
             puzzle: grid,
             solution,
             moves: moves.len(),
             verified,
+            several,
         }))
     }
 
@@ -557,12 +599,29 @@ fn covered(view: &WindowView, area: &ScreenRect) -> Option<String> {
         .map(|w| format!("{} covers the grid", w.describe()))
 }
 
-/// True when every digit of `grid` agrees with `solution`.
-fn agrees(grid: &Grid, solution: &Grid) -> bool {
-    grid.cells()
+/// Why the grid read is still the last puzzle played (`puzzle` as read then, and its
+/// `solution`), so that there is nothing to play: it is solved, or the solved grid is
+/// partly covered (a banner, a fading animation). `None` for a new puzzle, or the same
+/// puzzle dealt again (its givens alone).
+fn still_the_last_puzzle(grid: &Grid, puzzle: &Grid, solution: &Grid) -> Option<String> {
+    if grid == solution {
+        return Some("the puzzle in the window is already solved".into());
+    }
+    let read: Vec<usize> = (0..81).filter(|&i| grid.cells()[i] != 0).collect();
+    let agree = read
         .iter()
-        .zip(solution.cells())
-        .all(|(&g, &s)| g == 0 || g == s)
+        .filter(|&&i| grid.cells()[i] == solution.cells()[i])
+        .count();
+    // The player's digits of the last puzzle still show: the grid is that solution
+    // with some cells hidden or misread under something drawn over them.
+    let entries_show = read.iter().any(|&i| puzzle.cells()[i] == 0);
+    let mostly_agree = read.len() >= 17 && agree * 10 >= read.len() * 7;
+    (entries_show && mostly_agree).then(|| {
+        format!(
+            "the last puzzle's solved grid is partly covered ({} of its cells do not read as before)",
+            81 - agree
+        )
+    })
 }
 
 /// Cells read with confidence below 0.8: the likely culprits of an unsolvable read.
@@ -618,16 +677,25 @@ pub fn describe(outcome: &Outcome) -> String {
         Outcome::Solved {
             moves,
             verified: Verification::GridRead,
+            several,
             ..
         } => {
-            format!("solved: entered {moves} digits; the grid reads as the solution")
+            let which = if *several {
+                " played (the puzzle has several; this is one of them)"
+            } else {
+                ""
+            };
+            format!("solved: entered {moves} digits; the grid reads as the solution{which}")
         }
         Outcome::Solved {
             moves,
-            verified: Verification::CompletionWindow(title),
+            verified: Verification::Message { from, words },
             ..
         } => {
-            format!("solved: entered {moves} digits; the game announced completion (window \"{title}\")")
+            format!(
+                "solved: entered {moves} digits; the game says {} ({from})",
+                evidence::quote(words)
+            )
         }
         Outcome::Planned { moves, .. } => format!("dry run: {moves} moves printed"),
         Outcome::Stopped => "stopped".into(),

@@ -1,15 +1,40 @@
 //! Verification: evidence from the screen that the game's grid holds the solution.
+//!
+//! Two things count as evidence, and nothing else: the grid, read again without the
+//! glyph cache, holds the solution; or the game's own words after the last move (a
+//! message window of the game's, or a banner over the grid) say it is solved. A message
+//! that says the grid is wrong makes the bot look at the grid and fix the cells it can
+//! see; a message it cannot place is reported with its words, never taken for success.
 
+use std::collections::HashMap;
+
+use super::evidence::{classify, quote, Verdict};
 use super::*;
+use crate::screen::WindowInfo;
+
+/// A message the game showed after the last move.
+#[derive(Debug, Clone)]
+struct Message {
+    /// Where it was: `window "Information" (...)` or `a banner over the grid`.
+    from: String,
+    words: String,
+    verdict: Verdict,
+    /// The message hides the grid (a dialog over it, a banner across it).
+    over_grid: bool,
+    picture: DynamicImage,
+}
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
-    /// Looks at the grid again until it reads as `solution`, re-entering cells that did
-    /// not take (at most `watch.verify_rounds` times). `puzzle` is what was read before
-    /// playing. `None` when stopped.
+    /// Looks at the grid and at what the game says until either proves the puzzle
+    /// solved, re-entering cells that did not take or that the game changed (at most
+    /// `watch.verify_rounds` times). `puzzle` is what was read before playing;
+    /// `solution` what was played, which may change when the puzzle has several
+    /// solutions (`several`) and the game rejects the one played. `None` when stopped.
     pub(super) fn verify(
         &mut self,
         puzzle: &Grid,
-        solution: &Grid,
+        solution: &mut Grid,
+        several: bool,
         start: &WindowView,
         mut map: CellMap,
         before: &HashSet<u32>,
@@ -17,28 +42,62 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let rounds = self.config.watch.verify_rounds;
         let mut wrong: Vec<usize> = Vec::new();
         let mut last_problem = String::from("nothing read yet");
-        for round in 0..=rounds + 2 {
+        // Message windows already read, by id; the last message heard.
+        let mut heard: HashMap<u32, Verdict> = HashMap::new();
+        let mut message: Option<Message> = None;
+        let mut tried: Vec<Grid> = vec![*solution];
+        let mut entered_rounds = 0;
+        for round in 0..=rounds + 3 {
             self.pause(self.config.delays.settle.max(1) * (1 + round as u64 / 2));
             if self.stopped() {
                 return Ok(None);
             }
             let view = self.screen.view()?;
-            // The game answering the last move with a window of its own over the grid
-            // (GNOME Sudoku's "Well done" dialog) is its way of saying the grid is solved.
-            if let Some(w) = view
-                .covering(&map.grid)
-                .into_iter()
-                .find(|w| !before.contains(&w.id) && w.same_app(&start.window))
-            {
-                info!("verified: the game opened {} over the grid", w.describe());
-                return Ok(Some(Verification::CompletionWindow(w.title.clone())));
-            }
-            if let Some(cover) = covered(&view, &map.grid) {
-                last_problem = cover;
-                continue;
+            // A window that closed may open again with new words.
+            heard.retain(|id, _| view.above.iter().any(|w| w.id == *id));
+            // The game's own windows that opened since play began: read what they say.
+            let new: Vec<WindowInfo> = view
+                .above
+                .iter()
+                .filter(|w| {
+                    !before.contains(&w.id)
+                        && !heard.contains_key(&w.id)
+                        && w.same_app(&start.window)
+                })
+                .cloned()
+                .collect();
+            for w in new {
+                let heard_now = self.window_message(&w, &map.grid)?;
+                heard.insert(w.id, heard_now.verdict);
+                info!(
+                    "the game opened {}: {} ({:?})",
+                    w.describe(),
+                    quote(&heard_now.words),
+                    heard_now.verdict
+                );
+                if heard_now.verdict == Verdict::Success {
+                    return Ok(Some(Verification::Message {
+                        from: heard_now.from,
+                        words: heard_now.words,
+                    }));
+                }
+                if message
+                    .as_ref()
+                    .is_none_or(|m| m.verdict != Verdict::Failure)
+                {
+                    message = Some(heard_now);
+                }
             }
             if !view.viewable {
                 last_problem = "the game window is not on the screen".into();
+                continue;
+            }
+            if let Some(cover) = covered(&view, &map.grid) {
+                // A message of the game's over the grid hides it: its words decide.
+                if let Some(m) = message.as_ref().filter(|m| m.over_grid) {
+                    return Err(self.message_error(m));
+                }
+                last_problem = cover;
                 continue;
             }
             let capture = self.screen.capture()?;
@@ -56,12 +115,24 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
             };
             // Digits that were there before playing must still read: if they do not,
-            // the game is redrawing (GNOME Sudoku dims a solved grid before its dialog
-            // opens) and typing now would hit whatever it is showing.
+            // something is drawn over the grid (a banner saying it is solved, GNOME
+            // Sudoku dimming the grid before its dialog), and typing now would hit it.
             let gone = (0..81)
                 .filter(|&i| puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i])
                 .count();
             if gone > 0 {
+                let banner = self.banner_message(&picture, &reading)?;
+                match banner.verdict {
+                    Verdict::Success => {
+                        info!("verified: {} says {}", banner.from, quote(&banner.words));
+                        return Ok(Some(Verification::Message {
+                            from: banner.from,
+                            words: banner.words,
+                        }));
+                    }
+                    Verdict::Failure => return Err(self.message_error(&banner)),
+                    Verdict::Unknown => {}
+                }
                 last_problem =
                     format!("{gone} digits that were there before playing no longer read");
                 continue;
@@ -71,17 +142,39 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
                 .collect();
             if wrong.is_empty() {
-                info!("verified: the grid reads as the solution");
-                return Ok(Some(Verification::GridRead));
+                let Some(m) = message.as_ref().filter(|m| m.verdict == Verdict::Failure) else {
+                    info!("verified: the grid reads as the solution");
+                    return Ok(Some(Verification::GridRead));
+                };
+                // The grid holds what was played, and the game says it is wrong.
+                if !several {
+                    return Err(self.message_error(m));
+                }
+                let Some(other) = another_solution(puzzle, &tried) else {
+                    return Err(self.message_error(m));
+                };
+                info!(
+                    "the game rejects the solution played ({}); switching to another of the puzzle's solutions",
+                    quote(&m.words)
+                );
+                *solution = other;
+                tried.push(other);
+                message = None;
+                wrong = (0..81)
+                    .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
+                    .collect();
             }
-            if round >= rounds {
+            if entered_rounds >= rounds {
                 break;
             }
+            entered_rounds += 1;
             info!(
-                "{} cells did not take ({}); entering them again",
+                "{} cells do not hold the solution ({}); entering them again",
                 wrong.len(),
                 cell_names(&wrong)
             );
+            // What the game said was about the grid before these moves.
+            message = None;
             let again = plan_moves(&reading.grid, solution, &map);
             match self.play(&again, &view, &map)? {
                 Played::All => {}
@@ -96,6 +189,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Played::Stopped => return Ok(None),
             }
         }
+        if let Some(m) = &message {
+            return Err(self.message_error(m));
+        }
         if wrong.is_empty() {
             Err(BotError::Unverifiable(last_problem))
         } else {
@@ -105,4 +201,92 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             })
         }
     }
+
+    /// Reads the words of the game's window `w`.
+    fn window_message(&mut self, w: &WindowInfo, grid: &ScreenRect) -> Result<Message, BotError> {
+        let picture = match self.screen.capture_area(&w.rect) {
+            Ok(p) => DynamicImage::ImageRgba8(p),
+            Err(e) => {
+                debug!("cannot capture {}: {e}", w.describe());
+                DynamicImage::new_rgba8(1, 1)
+            }
+        };
+        let words = self.words(&picture)?;
+        Ok(Message {
+            from: format!("window \"{}\"", w.title),
+            verdict: classify(&words),
+            words,
+            over_grid: w.rect.intersects(grid),
+            picture,
+        })
+    }
+
+    /// Reads the words drawn across the grid (a banner in the game's page).
+    fn banner_message(
+        &mut self,
+        picture: &DynamicImage,
+        reading: &Reading,
+    ) -> Result<Message, BotError> {
+        let (x, y, w, h) = picture_area(reading, picture.width(), picture.height());
+        let grid = picture.crop_imm(x, y, w.max(1), h.max(1));
+        let words = self.words(&grid)?;
+        Ok(Message {
+            from: "a banner over the grid".into(),
+            verdict: classify(&words),
+            words,
+            over_grid: true,
+            picture: grid,
+        })
+    }
+
+    fn words(&mut self, picture: &DynamicImage) -> Result<String, BotError> {
+        self.reader.read_words(picture).map_err(|e| match e {
+            ReadError::Engine(e) => BotError::Reader(e),
+            other => BotError::Reader(other.to_string()),
+        })
+    }
+
+    /// The error for a message that does not prove the puzzle solved: the game's own
+    /// words when they say the grid is wrong, else "could not be confirmed", with a
+    /// picture of the message saved for the user.
+    fn message_error(&self, m: &Message) -> BotError {
+        if m.verdict == Verdict::Failure {
+            return BotError::GameSaysWrong {
+                words: quote(&m.words),
+                from: m.from.clone(),
+            };
+        }
+        let picture = self.save_debug_picture(
+            &m.picture,
+            None,
+            &[],
+            fingerprint(&m.picture.to_rgba8(), None),
+        );
+        BotError::Unconfirmed {
+            response: format!("{} says {}", m.from, quote(&m.words)),
+            picture,
+        }
+    }
+}
+
+/// A solution of `puzzle` that is none of `tried`, if there is one: each empty cell is
+/// given, in turn, each digit the tried solutions do not have there.
+fn another_solution(puzzle: &Grid, tried: &[Grid]) -> Option<Grid> {
+    for i in (0..81).filter(|&i| puzzle.cells()[i] == 0) {
+        for d in 1..=9u8 {
+            if tried.iter().any(|t| t.cells()[i] == d) {
+                continue;
+            }
+            let mut g = *puzzle;
+            g.set(i / 9, i % 9, d);
+            let found = match solver::solve(&g) {
+                Solution::Unique(s) | Solution::Multiple(s) => s,
+                _ => continue,
+            };
+            if !tried.contains(&found) {
+                return Some(found);
+            }
+        }
+    }
+    None
 }

@@ -138,6 +138,37 @@ impl Ocr {
             .then_some((digits, (conf as f32 / 100.0).clamp(0.0, 1.0)))
     }
 
+    /// Reads the words in a picture of screen text (a game's message window or an
+    /// in-page banner): every character allowed, page mode "single block", the picture
+    /// scaled up 2x when small (screen text is 10-16 px; Tesseract wants more). The
+    /// digit whitelist is put back after.
+    pub fn read_words(&mut self, picture: &GrayImage) -> Option<String> {
+        let scaled = if picture.height() < 400 {
+            imageops::resize(
+                picture,
+                picture.width() * 2,
+                picture.height() * 2,
+                imageops::FilterType::CatmullRom,
+            )
+        } else {
+            picture.clone()
+        };
+        let engine = self.engine().ok()?;
+        let _ = engine.set_variable(Variable::TesseditCharWhitelist, "");
+        let _ = engine.set_variable(Variable::TesseditPagesegMode, "6");
+        let text = engine
+            .set_image_from_mem(&to_pnm(&scaled))
+            .ok()
+            .and_then(|_| {
+                engine.set_source_resolution(150);
+                engine.get_utf8_text().ok()
+            });
+        let _ = engine.set_variable(Variable::TesseditCharWhitelist, "123456789");
+        let text = text?.split_whitespace().collect::<Vec<_>>().join(" ");
+        tracing::debug!("OCR words: {text:?}");
+        Some(text)
+    }
+
     fn read_at(&mut self, glyph: &GrayImage, height: u32, psm: &str) -> Option<OcrDigit> {
         let crop = prepare(glyph, height);
         let engine = self.engine().ok()?;

@@ -115,6 +115,12 @@ impl Reader {
         })
     }
 
+    /// The words in a picture of screen text (a message window, a banner), one line.
+    pub fn read_words(&mut self, picture: &DynamicImage) -> Result<String, ReadError> {
+        self.ocr.engine().map_err(ReadError::Engine)?;
+        Ok(self.ocr.read_words(&picture.to_luma8()).unwrap_or_default())
+    }
+
     /// Reads `picture` as [`Reader::read`] does, but without the glyphs learnt from
     /// earlier pictures, and keeps nothing learnt from this one: a reading that cannot
     /// agree with an earlier one merely because it remembers it.

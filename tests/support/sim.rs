@@ -159,6 +159,25 @@ pub struct Game {
     pub digits_typed: usize,
     pub reads: usize,
     pub captures: usize,
+    /// The words of the game's dialog (what its completion window says).
+    pub dialog_words: String,
+    /// The words of a banner the game draws over the grid once solved.
+    pub banner: Option<String>,
+    /// Pictures of screen areas taken (for a message's words).
+    pub area_captures: usize,
+    /// Word readings done.
+    pub word_reads: usize,
+    /// When the board is full, the game opens a window of its own beside the grid
+    /// ("Information") saying whether the grid is right.
+    pub verdict_window: bool,
+    /// The game's own solution: only this one counts as solved (a puzzle with several).
+    pub stored: Option<Grid>,
+    /// The last screen area captured.
+    pub last_area: Option<ScreenRect>,
+    /// Verdict windows opened so far (each a new window).
+    pub verdicts: u32,
+    /// The game changes the Nth digit typed into another digit.
+    pub tamper_at: Option<usize>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -208,6 +227,15 @@ impl Game {
             digits_typed: 0,
             reads: 0,
             captures: 0,
+            dialog_words: "Well done! You completed the puzzle in 1 minute.".into(),
+            banner: None,
+            area_captures: 0,
+            word_reads: 0,
+            verdict_window: false,
+            stored: None,
+            last_area: None,
+            verdicts: 0,
+            tamper_at: None,
         }))
     }
 
@@ -399,10 +427,28 @@ impl Game {
             }
         }
         self.open_completion_dialog();
+        self.update_verdict_window();
     }
 
+    /// Solved by the game's rules: full, no clash, the givens kept, and the game's
+    /// own solution when it has one.
     pub fn is_solved(&self) -> bool {
         self.givens.is_solved_by(&self.board)
+            && self.board.conflicts().is_empty()
+            && self.stored.is_none_or(|s| s == self.board)
+    }
+
+    /// Opens (or closes) the verdict window beside the game.
+    fn update_verdict_window(&mut self) {
+        self.above.retain(|(w, _)| w.title != "Information");
+        if self.verdict_window && self.board.filled() == 81 {
+            self.verdicts += 1;
+            let mut w = other_window(9000 + self.verdicts, "Information", self.window);
+            w.rect.x = self.window.x + self.window.width as i32 + 10;
+            w.pid = Some(self.app_pid);
+            w.app_name = "Gnome-sudoku".into();
+            self.above.push((w, usize::MAX));
+        }
     }
 
     fn open_completion_dialog(&mut self) {
@@ -484,6 +530,13 @@ impl Screen for SimScreen {
         Ok(g.render())
     }
 
+    fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        g.area_captures += 1;
+        g.last_area = Some(*area);
+        Ok(RgbaImage::new(area.width.max(1), area.height.max(1)))
+    }
+
     fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
         Ok(self.0.borrow().focus_elsewhere.clone())
     }
@@ -508,6 +561,14 @@ impl GridReader for SimReader {
         g.reads += 1;
         if g.dim_then_dialog_after.is_some() && g.is_solved() {
             return Ok(g.reading_of(Grid::EMPTY));
+        }
+        if g.banner.is_some() && g.is_solved() {
+            // The banner hides rows 4 to 6.
+            let mut seen = g.board;
+            for i in 27..54 {
+                seen.set(i / 9, i % 9, 0);
+            }
+            return Ok(g.reading_of(seen));
         }
         match g.read_mode.clone() {
             ReadMode::Truth => Ok(g.reading_of(g.board)),
@@ -551,6 +612,21 @@ impl GridReader for SimReader {
 
     fn forget(&mut self, _reading: &Reading, cells: &[usize]) {
         self.0.borrow_mut().forgotten.extend_from_slice(cells);
+    }
+
+    /// The dialog's words when a dialog of the game's is up, else the banner's.
+    fn read_words(&mut self, _picture: &DynamicImage) -> Result<String, ReadError> {
+        let mut g = self.0.borrow_mut();
+        g.word_reads += 1;
+        let area = g.last_area.take();
+        if let Some((w, _)) = g.above.iter().find(|(w, _)| Some(w.rect) == area) {
+            return Ok(match w.title.as_str() {
+                "Information" if g.is_solved() => "Congratulations! You solved the puzzle.".into(),
+                "Information" => "Sorry, your solution contains mistakes.".into(),
+                _ => g.dialog_words.clone(),
+            });
+        }
+        Ok(g.banner.clone().unwrap_or_default())
     }
 }
 
@@ -629,6 +705,11 @@ fn type_digit(g: &mut Game, d: u8) {
             // The app missed this one.
         } else if g.givens.cells()[cell] == 0 {
             let (r, c) = (cell / 9, cell % 9);
+            let d = if g.tamper_at == Some(g.digits_typed + 1) {
+                d % 9 + 1
+            } else {
+                d
+            };
             g.board.set(r, c, d);
         }
     }

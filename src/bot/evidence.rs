@@ -1,0 +1,155 @@
+//! What a game's own words say about the grid: a message window, a dialog or a banner
+//! in the page, read with Tesseract and sorted into success, failure or unknown.
+
+/// What a game's message says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Congratulations, well done, solved, complete, you win ...
+    Success,
+    /// Mistakes, error, wrong, incorrect, try again, not solved ...
+    Failure,
+    /// Words that say neither (or no words at all).
+    Unknown,
+}
+
+/// Phrases that deny a failure word ("no mistakes", "without errors"): taken out before
+/// looking for failure words.
+const NO_FAILURE: &[&str] = &[
+    "no mistake",
+    "no error",
+    "0 mistake",
+    "0 error",
+    "zero mistake",
+    "zero error",
+    "without mistake",
+    "without error",
+    "without any mistake",
+    "without any error",
+    "no wrong",
+];
+
+/// Words of failure. Those that deny success ("not solved", "incomplete") come first:
+/// they hold a success word too.
+const FAILURE: &[&str] = &[
+    "not solved",
+    "unsolved",
+    "not complete",
+    "incomplete",
+    "not correct",
+    "not quite",
+    "not right",
+    "incorrect",
+    "mistake",
+    "error",
+    "wrong",
+    "try again",
+    "sorry",
+    "invalid",
+    "conflict",
+    "failed",
+    "game over",
+    "oops",
+];
+
+/// Words of success.
+const SUCCESS: &[&str] = &[
+    "congratulation",
+    "well done",
+    "solved",
+    "complete",
+    "you win",
+    "you won",
+    "correct",
+    "excellent",
+    "great job",
+    "good job",
+    "nice job",
+    "perfect",
+    "bravo",
+    "victory",
+    "success",
+    "finished",
+    "amazing",
+    "awesome",
+];
+
+/// Sorts a game's message. Case, punctuation and line breaks do not matter; a failure
+/// word wins over a success word ("Sorry, not solved"), unless it is denied ("Solved
+/// with no mistakes!").
+pub fn classify(text: &str) -> Verdict {
+    let mut plain: String = text
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect();
+    plain = plain.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut rest = format!(" {plain} ");
+    for phrase in NO_FAILURE {
+        rest = rest.replace(phrase, " ");
+    }
+    if FAILURE.iter().any(|w| rest.contains(w)) {
+        return Verdict::Failure;
+    }
+    if SUCCESS.iter().any(|w| plain.contains(w)) {
+        return Verdict::Success;
+    }
+    Verdict::Unknown
+}
+
+/// The game's words as the bot quotes them: one line, at most 120 characters.
+pub fn quote(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(120) {
+        Some((cut, _)) => format!("\"{}...\"", &line[..cut]),
+        None => format!("\"{line}\""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn success_messages() {
+        for text in [
+            "Congratulations! You solved the puzzle.",
+            "Well done, you completed the puzzle in 2 minutes",
+            "WELL DONE!",
+            "Puzzle solved",
+            "You win!",
+            "Correct!",
+            "Solved with no mistakes!",
+            "You finished without any errors.",
+        ] {
+            assert_eq!(classify(text), Verdict::Success, "{text}");
+        }
+    }
+
+    #[test]
+    fn failure_messages() {
+        for text in [
+            "Sorry, your solution contains mistakes.",
+            "There are 3 errors",
+            "Wrong!",
+            "Not quite - try again",
+            "The puzzle is not solved",
+            "Incorrect solution",
+            "Incomplete",
+        ] {
+            assert_eq!(classify(text), Verdict::Failure, "{text}");
+        }
+    }
+
+    #[test]
+    fn other_words_are_unknown() {
+        for text in ["", "Information", "Play again? Quit", "New game"] {
+            assert_eq!(classify(text), Verdict::Unknown, "{text}");
+        }
+    }
+
+    #[test]
+    fn quotes_are_one_short_line() {
+        assert_eq!(quote("Well\n done!"), "\"Well done!\"");
+        assert!(quote(&"word ".repeat(100)).len() < 130);
+    }
+}
