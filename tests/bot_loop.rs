@@ -909,3 +909,16 @@ fn a_solution_the_game_rejects_is_switched_for_another() {
     assert_eq!(g.board, stored);
     assert!(g.is_solved());
 }
+
+// ---- Pace to the game ----------------------------------------------------------------
+
+#[test]
+fn a_game_that_takes_the_focus_late_is_played_slower_until_digits_land() {
+    let (game, dir) = setup();
+    // Keys typed within 30 ms of a click go to the cell selected before.
+    game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(30));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+}

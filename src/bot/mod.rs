@@ -38,6 +38,7 @@ mod cells;
 mod debug_pictures;
 mod evidence;
 mod fingerprint;
+mod pace;
 mod play;
 mod verify;
 
@@ -253,6 +254,8 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     /// The window that took the keyboard focus while the bot typed: the watch waits for
     /// it to let go rather than click the focus back.
     focus_thief: Option<String>,
+    /// The pauses between inputs, learnt from the game (the configured delays first).
+    pace: pace::Pace,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -267,6 +270,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         out: Box<dyn Write>,
         stop: Arc<AtomicBool>,
     ) -> Self {
+        let pace = pace::Pace::new(&config.delays);
         Bot {
             screen,
             reader,
@@ -281,6 +285,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             last_reason: String::new(),
             last_input: None,
             focus_thief: None,
+            pace,
         }
     }
 

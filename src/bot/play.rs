@@ -15,7 +15,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     ) -> Result<Played, BotError> {
         self.wait_for_keys_released()?;
         let t = Instant::now();
-        let delays = self.config.delays.clone();
+        let delays = self.pace.clone();
         let method = self.config.input.method;
         // From here on the pointer is the bot's: where it is now, then where each click
         // leaves it.

@@ -168,6 +168,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 break;
             }
             entered_rounds += 1;
+            if pace::too_fast(reading.grid.cells(), puzzle.cells(), solution.cells())
+                && self.pace.slower()
+            {
+                info!(
+                    "the game lost moves or took digits into the wrong cell: slowing down to {} ms after a click, {} ms after a key",
+                    self.pace.after_click, self.pace.after_key
+                );
+            }
             info!(
                 "{} cells do not hold the solution ({}); entering them again",
                 wrong.len(),

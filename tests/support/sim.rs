@@ -178,6 +178,10 @@ pub struct Game {
     pub verdicts: u32,
     /// The game changes the Nth digit typed into another digit.
     pub tamper_at: Option<usize>,
+    /// A clicked cell takes the focus only this long after the click: a key before
+    /// then goes to the cell selected before.
+    pub focus_delay: Option<std::time::Duration>,
+    pending_focus: Option<(Option<usize>, std::time::Instant)>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -236,6 +240,8 @@ impl Game {
             last_area: None,
             verdicts: 0,
             tamper_at: None,
+            focus_delay: None,
+            pending_focus: None,
         }))
     }
 
@@ -658,7 +664,12 @@ impl Input for SimInput {
                 return Ok(());
             }
         }
-        g.selected = g.cell_at(at);
+        let cell = g.cell_at(at);
+        if g.focus_delay.is_some() {
+            g.pending_focus = Some((cell, std::time::Instant::now()));
+        } else {
+            g.selected = cell;
+        }
         Ok(())
     }
 
@@ -669,6 +680,12 @@ impl Input for SimInput {
             return Ok(());
         }
         g.events.push(Event::Key(key));
+        if let (Some(delay), Some((cell, at))) = (g.focus_delay, g.pending_focus) {
+            if at.elapsed() >= delay {
+                g.selected = cell;
+                g.pending_focus = None;
+            }
+        }
         let sel = g.selected;
         match key {
             Key::Digit(d) => type_digit(&mut g, d),
