@@ -289,6 +289,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
     }
 
+    /// Plays another window from now on (the game's window closed and opened again):
+    /// what was known of the old one's grid is dropped, the last puzzle is kept.
+    pub fn set_screen(&mut self, screen: S) {
+        self.screen = screen;
+        self.last_seen = None;
+        self.grid_area = None;
+        self.focus_thief = None;
+    }
+
     /// The input device (tests look at what was sent).
     pub fn input(&self) -> &I {
         &self.input
@@ -328,8 +337,24 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// reported and skipped; a closed window or the user taking over ends the watch.
     pub fn watch(&mut self) -> Result<(), BotError> {
         let mut last_wait = String::new();
+        let mut failed_captures = 0;
         while !self.stopped() {
-            match self.step() {
+            let step = self.step();
+            if matches!(step, Err(BotError::Screen(ScreenError::Capture { .. }))) {
+                // A capture can fail while the window is being redrawn or closed: look
+                // again (a closed window shows as such at the next look).
+                failed_captures += 1;
+                if failed_captures <= 3 {
+                    if let Err(e) = step {
+                        warn!("{e}; trying again");
+                    }
+                    self.pause(self.config.watch.interval);
+                    continue;
+                }
+            } else {
+                failed_captures = 0;
+            }
+            match step {
                 Ok(Step::Done(Outcome::Stopped)) => break,
                 Ok(Step::Done(outcome)) => info!("{}", describe(&outcome)),
                 Ok(Step::Wait(reason)) => {

@@ -60,11 +60,28 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
         .context("installing the Ctrl+C handler")?;
 
     let out: Box<dyn Write> = Box::new(std::io::stdout());
+    let interval = Duration::from_millis(config.watch.interval.max(50));
+    let watching = stop.clone();
+    // The watch outlives the window: when it closes, the next window that the same
+    // rule matches is played.
+    let reopen = move || -> anyhow::Result<Option<X11Screen>> {
+        info!("the game window closed; watching for a window matching \"{wanted}\"");
+        while !watching.load(Ordering::Relaxed) {
+            let windows = screen::list_windows()?;
+            if let Ok((window, kind)) = screen::choose_window(&windows, &wanted) {
+                info!("playing window {} (matched by {kind})", window.describe());
+                return Ok(Some(X11Screen::open(window)?));
+            }
+            std::thread::sleep(interval);
+        }
+        Ok(None)
+    };
     let result = if opts.dry_run {
         drive(
             Bot::new(screen, reader, NoInput, config, true, out, stop),
             opts.once,
             started,
+            reopen,
         )
     } else {
         let input = EnigoInput::open(config.delays.x11_event)?;
@@ -72,6 +89,7 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
             Bot::new(screen, reader, input, config, false, out, stop),
             opts.once,
             started,
+            reopen,
         )
     };
     result.with_context(|| format!("playing window \"{title}\""))
@@ -103,14 +121,25 @@ fn find_window(wanted: &str) -> anyhow::Result<(WindowInfo, MatchKind)> {
     }
 }
 
-/// Runs the bot in the chosen mode and turns how it ended into an exit code.
+/// Runs the bot in the chosen mode and turns how it ended into an exit code. The watch
+/// asks `reopen` for the game's window again when it closes (`None`: stopped).
 fn drive<S: screen::Screen, I: Input>(
     mut bot: Bot<S, Reader, I>,
     once: bool,
     started: Instant,
+    mut reopen: impl FnMut() -> anyhow::Result<Option<S>>,
 ) -> anyhow::Result<ExitCode> {
     if !once {
-        bot.watch().map_err(reported)?;
+        loop {
+            match bot.watch() {
+                Ok(()) => break,
+                Err(bot::BotError::Screen(ScreenError::Gone(_))) => match reopen()? {
+                    Some(screen) => bot.set_screen(screen),
+                    None => break,
+                },
+                Err(e) => return Err(reported(e)),
+            }
+        }
         info!("stopped by Ctrl+C");
         return Ok(ExitCode::SUCCESS);
     }
