@@ -192,8 +192,13 @@ fn a_window_that_pops_up_mid_game_pauses_typing_until_it_goes() {
     assert!(matches!(outcome, Outcome::Solved { .. }));
     let g = game.borrow();
     assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
-    // Nothing went to the window over the grid, and no cell was typed twice: the
-    // pause did not lose or repeat moves.
+    // Nothing was sent while the window was over the grid (not even to cells it left
+    // free), nothing went to that window, and no cell was typed twice: the pause did
+    // not lose or repeat moves.
+    assert_eq!(
+        g.input_while_covered, 0,
+        "typed while a window covered the grid"
+    );
     assert!(
         g.strays().is_empty(),
         "input reached the other window: {:?}",

@@ -182,6 +182,8 @@ pub struct Game {
     /// then goes to the cell selected before.
     pub focus_delay: Option<std::time::Duration>,
     pending_focus: Option<(Option<usize>, std::time::Instant)>,
+    /// Clicks and keys sent while a window of another app was over the grid.
+    pub input_while_covered: usize,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -242,6 +244,7 @@ impl Game {
             tamper_at: None,
             focus_delay: None,
             pending_focus: None,
+            input_while_covered: 0,
         }))
     }
 
@@ -250,6 +253,24 @@ impl Game {
             (self.corners[1].x - self.corners[0].x) / 9.0,
             (self.corners[3].y - self.corners[0].y) / 9.0,
         )
+    }
+
+    /// Counts input sent while a window of another app lies over the grid.
+    fn note_cover(&mut self) {
+        let grid = ScreenRect {
+            x: self.window.x + self.corners[0].x as i32,
+            y: self.window.y + self.corners[0].y as i32,
+            width: (self.corners[1].x - self.corners[0].x) as u32,
+            height: (self.corners[3].y - self.corners[0].y) as u32,
+        };
+        let app = Some(self.app_pid);
+        if self
+            .above
+            .iter()
+            .any(|(w, _)| w.pid != app && w.rect.intersects(&grid))
+        {
+            self.input_while_covered += 1;
+        }
     }
 
     /// The cell under a screen point, if any.
@@ -639,6 +660,7 @@ impl GridReader for SimReader {
 impl Input for SimInput {
     fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
         let mut g = self.0.borrow_mut();
+        g.note_cover();
         g.pointer = at;
         if let Some(why) = g.click_goes_elsewhere(at) {
             g.events.push(Event::Elsewhere(why));
@@ -675,6 +697,7 @@ impl Input for SimInput {
 
     fn key(&mut self, key: Key) -> Result<(), InputError> {
         let mut g = self.0.borrow_mut();
+        g.note_cover();
         if let Some(why) = g.key_goes_elsewhere() {
             g.events.push(Event::Elsewhere(why));
             return Ok(());
