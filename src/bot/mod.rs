@@ -547,7 +547,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.focus_thief = None;
         }
         let before: HashSet<u32> = view.above.iter().map(|w| w.id).collect();
-        match self.play(&moves, &view, &map)? {
+        match self.play(&moves, &grid, &view, &map)? {
             Played::All => {}
             Played::Paused(reason) => {
                 info!("stopped typing: {reason}");

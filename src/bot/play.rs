@@ -2,29 +2,74 @@
 
 use super::*;
 
+/// What a look at the grid in the middle of play saw.
+enum Look {
+    /// Every typed cell shows its digit (or nothing yet).
+    AsTyped,
+    /// These cells show another digit than the one typed.
+    Retype(Vec<usize>),
+    /// A digit of the puzzle no longer reads the same.
+    Changed(String),
+}
+
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Enters `moves`, row by row. Before each move the window must be unchanged, on
     /// the screen and unlocked, with every point the move clicks uncovered; before each
     /// key the game must have the focus; and the user must not have touched mouse or
     /// keyboard (a handful of X11 round trips a move, well under a millisecond).
+    ///
+    /// The loop is closed: after the first move, then after batches that double in
+    /// size (1, 2, 4, 8 ... moves), the grid is captured and read. A digit the game
+    /// shows in a cell other than the one typed there (the game changed it, or it went
+    /// to another cell) is entered again at the end, and more than one such digit slows
+    /// the pace; a digit of `puzzle` that no longer reads the same means something
+    /// covers or changed the grid, and typing stops.
     pub(super) fn play(
         &mut self,
         moves: &[Move],
+        puzzle: &Grid,
         start: &WindowView,
         map: &CellMap,
     ) -> Result<Played, BotError> {
         self.wait_for_keys_released()?;
         let t = Instant::now();
-        let delays = self.pace.clone();
         let method = self.config.input.method;
         // From here on the pointer is the bot's: where it is now, then where each click
         // leaves it.
         let mut left_pointer_at: Option<ScreenPoint> = Some(self.input.pointer()?);
         let mut selected: Option<usize> = None;
-        for m in moves {
+        let mut queue: Vec<Move> = moves.to_vec();
+        let mut typed: Vec<Move> = Vec::new();
+        let mut next_look = 1;
+        let mut index = 0;
+        while index < queue.len() {
+            let m = queue[index];
+            index += 1;
             if self.stopped() {
                 return Ok(Played::Stopped);
             }
+            if typed.len() == next_look && index <= queue.len() {
+                next_look *= 2;
+                match self.look_at_moves(puzzle, &typed)? {
+                    Look::AsTyped => {}
+                    Look::Retype(cells) => {
+                        // Re-enter them next, before the grid is full and the game
+                        // judges it.
+                        let again: Vec<Move> = typed
+                            .iter()
+                            .filter(|t| cells.contains(&t.cell))
+                            .copied()
+                            .collect();
+                        typed.retain(|t| !cells.contains(&t.cell));
+                        let at = index - 1;
+                        queue.splice(at..at, again);
+                        index = at;
+                        continue;
+                    }
+                    Look::Changed(why) => return Ok(Played::Paused(why)),
+                }
+            }
+            let delays = self.pace.clone();
             let clicks_cell = !(method == InputMethod::Keys && selected.is_some());
             let pad = match method {
                 InputMethod::Pad => pad_point(&self.config, &start.window.rect, m.digit),
@@ -72,17 +117,64 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
             }
             selected = Some(m.cell);
+            typed.push(m);
             self.last_input = Some(Instant::now());
             self.pause(delays.after_key);
         }
         // The last move's own effect on the user checks (its key is not the user's).
-        self.check_user(moves.last().map_or(0, |m| m.cell))?;
+        self.check_user(queue.last().map_or(0, |m| m.cell))?;
         info!(
             "entered {} digits in {} ms",
-            moves.len(),
+            queue.len(),
             t.elapsed().as_millis()
         );
         Ok(Played::All)
+    }
+
+    /// Captures and reads the grid to see what the moves `typed` did (the closed loop).
+    /// A picture that cannot be read says nothing: play goes on, and verification has
+    /// the last word.
+    fn look_at_moves(&mut self, puzzle: &Grid, typed: &[Move]) -> Result<Look, BotError> {
+        let capture = self.screen.capture()?;
+        let (picture, _) = self.crop_to_region(capture);
+        let picture = DynamicImage::ImageRgba8(picture);
+        let reading = match self.reader.read(&picture, None) {
+            Ok(r) => r,
+            Err(ReadError::Doubtful { reading, .. }) => *reading,
+            Err(ReadError::NoGrid) => return Ok(Look::AsTyped),
+            Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
+        };
+        let read = reading.grid.cells();
+        let changed: Vec<usize> = (0..81)
+            .filter(|&i| puzzle.cells()[i] != 0 && read[i] != puzzle.cells()[i])
+            .collect();
+        if !changed.is_empty() {
+            return Ok(Look::Changed(format!(
+                "the game's digits at {} no longer read as before (something covers or changed the grid); looking again",
+                cell_names(&changed)
+            )));
+        }
+        // Empty cells may still be fading in or waiting for a slow game: verification
+        // sees to them. A different digit is the game's doing or a misplaced key.
+        let wrong: Vec<usize> = typed
+            .iter()
+            .filter(|m| read[m.cell] != 0 && read[m.cell] != m.digit)
+            .map(|m| m.cell)
+            .collect();
+        if wrong.is_empty() {
+            return Ok(Look::AsTyped);
+        }
+        info!(
+            "{} shows a digit other than the one typed; entering it again",
+            cell_names(&wrong)
+        );
+        if wrong.len() > 1 && self.pace.slower() {
+            info!(
+                "digits landed in the wrong cells: slowing down to {} ms after a click, {} ms after a key",
+                self.pace.after_click, self.pace.after_key
+            );
+        }
+        Ok(Look::Retype(wrong))
     }
 
     /// Why no input may go to the game now, else `None`: the window moved, was

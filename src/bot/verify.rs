@@ -184,7 +184,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             // What the game said was about the grid before these moves.
             message = None;
             let again = plan_moves(&reading.grid, solution, &map);
-            match self.play(&again, &view, &map)? {
+            match self.play(&again, puzzle, &view, &map)? {
                 Played::All => {}
                 Played::Paused(reason) => {
                     info!("stopped typing: {reason}");
