@@ -18,12 +18,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// key the game must have the focus; and the user must not have touched mouse or
     /// keyboard (a handful of X11 round trips a move, well under a millisecond).
     ///
-    /// The loop is closed: after the first move, then after batches that double in
-    /// size (1, 2, 4, 8 ... moves), the grid is captured and read. A digit the game
-    /// shows in a cell other than the one typed there (the game changed it, or it went
-    /// to another cell) is entered again at the end, and more than one such digit slows
-    /// the pace; a digit of `puzzle` that no longer reads the same means something
-    /// covers or changed the grid, and typing stops.
+    /// The loop is closed: after the first move, the fourth, then every eighth, the
+    /// grid is captured and read. A digit the game shows in a cell other than the one
+    /// typed there (the game changed it, or it went to another cell) is entered again at
+    /// once, and more than one such digit slows the pace; a digit of `puzzle` that no
+    /// longer reads the same means something covers or changed the grid, and typing
+    /// stops. Cells around the last move are left to the next look (a popover may
+    /// hide them).
     pub(super) fn play(
         &mut self,
         moves: &[Move],
@@ -49,7 +50,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Played::Stopped);
             }
             if typed.len() == next_look && index <= queue.len() {
-                next_look *= 2;
+                next_look = if next_look < 8 {
+                    next_look * 4
+                } else {
+                    next_look + 8
+                };
                 match self.look_at_moves(puzzle, &typed)? {
                     Look::AsTyped => {}
                     Look::Retype(cells) => {
@@ -135,30 +140,50 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// A picture that cannot be read says nothing: play goes on, and verification has
     /// the last word.
     fn look_at_moves(&mut self, puzzle: &Grid, typed: &[Move]) -> Result<Look, BotError> {
-        let capture = self.screen.capture()?;
-        let (picture, _) = self.crop_to_region(capture);
-        let picture = DynamicImage::ImageRgba8(picture);
-        let reading = match self.reader.read(&picture, None) {
-            Ok(r) => r,
-            Err(ReadError::Doubtful { reading, .. }) => *reading,
-            Err(ReadError::NoGrid) => return Ok(Look::AsTyped),
-            Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
+        // The game may still be drawing (a closing popover, a fade): a look where the
+        // puzzle's own digits do not all read is taken again, for at most 300 ms.
+        let start = Instant::now();
+        let read = loop {
+            let capture = self.screen.capture()?;
+            let (picture, _) = self.crop_to_region(capture);
+            let picture = DynamicImage::ImageRgba8(picture);
+            let reading = match self.reader.read(&picture, None) {
+                Ok(r) => r,
+                Err(ReadError::Doubtful { reading, .. }) => *reading,
+                Err(ReadError::NoGrid) => return Ok(Look::AsTyped),
+                Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
+            };
+            let read = *reading.grid.cells();
+            let mut changed: Vec<usize> = (0..81)
+                .filter(|&i| puzzle.cells()[i] != 0 && read[i] != puzzle.cells()[i])
+                .collect();
+            // Games that open a popover at a clicked cell (GNOME Sudoku's number
+            // chooser) hide the cells around the last move for a moment: a look in
+            // the middle of play leaves them to the next look.
+            let last = typed.last().map_or(0, |m| m.cell);
+            changed.retain(|&i| !near(i, last));
+            if changed.is_empty() {
+                debug!("mid-play look took {} ms", start.elapsed().as_millis());
+                break read;
+            }
+            if start.elapsed() >= Duration::from_millis(300) {
+                return Ok(Look::Changed(format!(
+                    "the game's digits at {} no longer read as before (something covers or changed the grid); looking again",
+                    cell_names(&changed)
+                )));
+            }
+            debug!(
+                "mid-play look: {} of the puzzle's digits do not read yet",
+                changed.len()
+            );
+            self.pause(30);
         };
-        let read = reading.grid.cells();
-        let changed: Vec<usize> = (0..81)
-            .filter(|&i| puzzle.cells()[i] != 0 && read[i] != puzzle.cells()[i])
-            .collect();
-        if !changed.is_empty() {
-            return Ok(Look::Changed(format!(
-                "the game's digits at {} no longer read as before (something covers or changed the grid); looking again",
-                cell_names(&changed)
-            )));
-        }
         // Empty cells may still be fading in or waiting for a slow game: verification
         // sees to them. A different digit is the game's doing or a misplaced key.
+        let last = typed.last().map_or(0, |m| m.cell);
         let wrong: Vec<usize> = typed
             .iter()
-            .filter(|m| read[m.cell] != 0 && read[m.cell] != m.digit)
+            .filter(|m| !near(m.cell, last) && read[m.cell] != 0 && read[m.cell] != m.digit)
             .map(|m| m.cell)
             .collect();
         if wrong.is_empty() {
@@ -300,4 +325,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         Ok(())
     }
+}
+
+/// Cells within two rows and two columns of each other: where a popover opened at one
+/// of them may hide the other.
+fn near(a: usize, b: usize) -> bool {
+    (a / 9).abs_diff(b / 9) <= 2 && (a % 9).abs_diff(b % 9) <= 2
 }
