@@ -312,8 +312,12 @@ fn digits_that_never_take_fail_verification() {
         "{err}"
     );
     assert!(err.to_string().contains("r1c1"), "{err}");
-    // First pass plus two rounds of re-entering, then it gives up.
-    assert_eq!(game.borrow().digits().len(), 3 * empty_cells(&givens).len());
+    // First pass plus two rounds of re-entering (each of them typing a cell at most
+    // twice: once more when a look in the middle of play sees it did not take), then
+    // it gives up.
+    let typed = game.borrow().digits().len();
+    let empty = empty_cells(&givens).len();
+    assert!((3 * empty..=6 * empty).contains(&typed), "{typed} digits");
 }
 
 /// The game announced completion with a window of its own over the grid.

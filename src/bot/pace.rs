@@ -10,6 +10,8 @@ pub struct Pace {
     pub after_click: u64,
     pub after_key: u64,
     pub after_arrow: u64,
+    /// Slowing down did not help (every move since was lost too): the pace stays.
+    pub helpless: bool,
 }
 
 /// No pause grows beyond this.
@@ -23,12 +25,16 @@ impl Pace {
             after_click: delays.after_click,
             after_key: delays.after_key,
             after_arrow: delays.after_arrow,
+            helpless: false,
         }
     }
 
     /// The game lost moves or took digits into the cell it had before: every pause
     /// grows fourfold (at least to 20 ms, at most 1 s). False when already slowest.
     pub fn slower(&mut self) -> bool {
+        if self.helpless {
+            return false;
+        }
         let before = self.clone();
         for pause in [
             &mut self.after_click,
@@ -66,7 +72,8 @@ mod tests {
             Pace {
                 after_click: 40,
                 after_key: 20,
-                after_arrow: 20
+                after_arrow: 20,
+                helpless: false
             }
         );
         while pace.slower() {}

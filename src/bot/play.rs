@@ -1,5 +1,7 @@
 //! Playing: entering moves with every safety check before each move and each key.
 
+use std::collections::HashMap;
+
 use super::*;
 
 /// What a look at the grid in the middle of play saw.
@@ -41,6 +43,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let mut selected: Option<usize> = None;
         let mut queue: Vec<Move> = moves.to_vec();
         let mut typed: Vec<Move> = Vec::new();
+        let mut typed_at: HashMap<usize, Instant> = HashMap::new();
+        let mut retyped: HashSet<usize> = HashSet::new();
         let mut next_look = 1;
         let mut index = 0;
         while index < queue.len() {
@@ -55,9 +59,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 } else {
                     next_look + 8
                 };
-                match self.look_at_moves(puzzle, &typed)? {
+                match self.look_at_moves(puzzle, &typed, &typed_at)? {
                     Look::AsTyped => {}
-                    Look::Retype(cells) => {
+                    Look::Retype(mut cells) => {
+                        // Each cell once in the middle of play: what still does not
+                        // take is verification's to see.
+                        cells.retain(|c| retyped.insert(*c));
                         // Re-enter them next, before the grid is full and the game
                         // judges it.
                         let again: Vec<Move> = typed
@@ -123,6 +130,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             selected = Some(m.cell);
             typed.push(m);
+            typed_at.insert(m.cell, Instant::now());
             self.last_input = Some(Instant::now());
             self.pause(delays.after_key);
         }
@@ -139,7 +147,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Captures and reads the grid to see what the moves `typed` did (the closed loop).
     /// A picture that cannot be read says nothing: play goes on, and verification has
     /// the last word.
-    fn look_at_moves(&mut self, puzzle: &Grid, typed: &[Move]) -> Result<Look, BotError> {
+    fn look_at_moves(
+        &mut self,
+        puzzle: &Grid,
+        typed: &[Move],
+        typed_at: &HashMap<usize, Instant>,
+    ) -> Result<Look, BotError> {
         // The game may still be drawing (a closing popover, a fade): a look where the
         // puzzle's own digits do not all read is taken again, for at most 300 ms.
         let start = Instant::now();
@@ -181,19 +194,62 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // Empty cells may still be fading in or waiting for a slow game: verification
         // sees to them. A different digit is the game's doing or a misplaced key.
         let last = typed.last().map_or(0, |m| m.cell);
-        let wrong: Vec<usize> = typed
+        let mut wrong: Vec<usize> = typed
             .iter()
             .filter(|m| !near(m.cell, last) && read[m.cell] != 0 && read[m.cell] != m.digit)
             .map(|m| m.cell)
             .collect();
+        // Digits typed a while ago that still do not show were lost: a game that
+        // ignores input for a moment after each move. A few are left to verification
+        // (a slow redraw); more mean the pace is too fast for this game.
+        let lost: Vec<usize> = typed
+            .iter()
+            .filter(|m| {
+                !near(m.cell, last)
+                    && read[m.cell] == 0
+                    && typed_at
+                        .get(&m.cell)
+                        .is_some_and(|at| at.elapsed() >= Duration::from_millis(300))
+            })
+            .map(|m| m.cell)
+            .collect();
+        // Every move since the last slow-down was lost as well: slowing down does not
+        // help this game (it takes no keys at all), so the pace stays.
+        let since: Vec<&Move> = typed
+            .iter()
+            .filter(|m| {
+                !near(m.cell, last)
+                    && typed_at.get(&m.cell).is_some_and(|at| {
+                        Some(*at) > self.slowed_at && at.elapsed() >= Duration::from_millis(300)
+                    })
+            })
+            .collect();
+        if self.slowed_at.is_some()
+            && since.len() >= 3
+            && since.iter().all(|m| lost.contains(&m.cell))
+        {
+            self.pace.helpless = true;
+        }
+        if lost.len() > 2 {
+            if self.pace.slower() {
+                self.slowed_at = Some(Instant::now());
+                info!(
+                    "{} digits typed did not take: slowing down to {} ms after a click, {} ms after a key",
+                    lost.len(),
+                    self.pace.after_click,
+                    self.pace.after_key
+                );
+            }
+            wrong.extend(&lost);
+        }
         if wrong.is_empty() {
             return Ok(Look::AsTyped);
         }
         info!(
-            "{} shows a digit other than the one typed; entering it again",
+            "{} shows a digit other than the one typed (or none); entering it again",
             cell_names(&wrong)
         );
-        if wrong.len() > 1 && self.pace.slower() {
+        if wrong.len() > lost.len() + 1 && self.pace.slower() {
             info!(
                 "digits landed in the wrong cells: slowing down to {} ms after a click, {} ms after a key",
                 self.pace.after_click, self.pace.after_key

@@ -187,6 +187,18 @@ impl Desktop {
         log
     }
 
+    /// Ends the newest process started (and its process group): a game closed by
+    /// its user.
+    pub fn kill_newest(&mut self) {
+        self.names.pop();
+        if let Some(mut child) = self.children.pop() {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+        }
+    }
+
     /// Which of the desktop's processes still run, with the end of their logs.
     pub fn diagnose(&mut self) -> String {
         let mut out = format!("display {}", self.display);
@@ -349,7 +361,8 @@ impl Desktop {
         let log = self.spawn(browser);
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(45) {
-            let mut window = self.find_windows("^Web Sudoku$");
+            // "Web Sudoku", or with a score: "Web Sudoku - Playing, mistakes 0".
+            let mut window = self.find_windows("^Web Sudoku( - .*)?$");
             window.retain(|w| self.is_managed(w));
             if let Some(w) = window.into_iter().next() {
                 return Some(w);
@@ -370,13 +383,7 @@ impl Desktop {
             .filter(|t| !t.is_empty())
             .collect();
         eprintln!("windows with a title: {names:?}");
-        self.names.pop();
-        if let Some(mut child) = self.children.pop() {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .status();
-            let _ = child.wait();
-        }
+        self.kill_newest();
         None
     }
 

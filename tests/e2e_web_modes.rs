@@ -1,0 +1,215 @@
+//! End to end with the web game's modes (games/web/sudoku.html): games that answer in
+//! other ways than GNOME Sudoku. Each test is judged by the game's own title, which
+//! keeps score: `Web Sudoku - Solved K, mistakes M` once the K-th puzzle is solved, with
+//! M the wrong entries the game counted (never what the bot prints).
+//!
+//! Skipped (loudly) only when Xvfb is not installed and CI is unset.
+
+mod support;
+
+use std::process::{Child, Stdio};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use support::desktop::{self, Desktop};
+
+/// One Chromium at a time (a 2-core machine).
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_BROWSER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Plays the page opened with `query` once (`--once`), and returns the bot's stderr
+/// and whether it exited 0.
+fn play_once(desk: &mut Desktop, window: &str, config: &str) -> (String, bool) {
+    let config_path = desk.dir.path().join("modes.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let out = desk.bot(&[
+        "--window",
+        "Web Sudoku",
+        "--once",
+        "-v",
+        "--config",
+        config_path.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
+        desk.screenshot(&std::path::Path::new(&dir).join(format!("modes-{window}.png")));
+    }
+    (stderr, out.status.success())
+}
+
+/// Waits until the game's title is `want`; panics with the title seen and `log`.
+fn title_becomes(desk: &mut Desktop, window: &str, want: &str, seconds: u64, log: &str) {
+    let mut title = String::new();
+    let ok = (0..seconds * 10).any(|_| {
+        title = desk.window_title(window);
+        if title == want {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        false
+    });
+    assert!(ok, "title is {title:?}, not {want:?}; the bot said:\n{log}");
+}
+
+/// Starts the page, plays one puzzle with `--once`, and checks the game's title.
+fn plays(query: &str, width: u32, height: u32, want_title: &str) -> String {
+    let Some(mut desk) = desktop::start() else {
+        return String::new();
+    };
+    let _turn = turn();
+    let window = desk.start_web_sudoku(query, width, height);
+    let (stderr, ok) = play_once(&mut desk, &window, "");
+    assert!(ok, "bot failed on {query}: {stderr}");
+    title_becomes(&mut desk, &window, want_title, 5, &stderr);
+    stderr
+}
+
+#[test]
+fn a_game_that_changes_an_entered_digit_is_fixed_and_its_window_says_solved() {
+    // The game turns the 10th digit into a wrong one and, once the grid is full, opens
+    // a window saying whether it is right.
+    let stderr = plays(
+        "theme=flat&cell=40&tamper=1&verdict=window",
+        600,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    );
+    assert!(stderr.contains("other than the one typed"), "{stderr}");
+}
+
+#[test]
+fn a_puzzle_with_several_solutions_is_played_to_a_valid_grid() {
+    let stderr = plays(
+        "theme=flat&cell=40&accept=any&puzzle=53..7....6..195....98....6.8...6...34..8.3..17.......6.6....28....419..5....8..79",
+        600,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    );
+    assert!(stderr.contains("more than one solution"), "{stderr}");
+}
+
+#[test]
+fn digits_that_fade_in_over_200_ms_are_not_typed_twice() {
+    plays(
+        "theme=flat&cell=40&fade=200&accept=any",
+        600,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    );
+}
+
+#[test]
+fn a_game_that_ignores_input_for_300_ms_after_each_move_is_played_slower() {
+    let stderr = plays(
+        "theme=flat&cell=40&lag=300&accept=any",
+        600,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    );
+    assert!(stderr.contains("slowing down"), "{stderr}");
+}
+
+#[test]
+fn a_cell_that_takes_the_focus_50_ms_after_the_click_gets_its_digit() {
+    plays(
+        "theme=flat&cell=40&focus=50&accept=any",
+        600,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    );
+}
+
+#[test]
+fn cells_that_are_text_fields_with_a_caret_are_read_past_it() {
+    let stderr = plays(
+        "theme=flat&cell=40&cells=input&accept=any",
+        600,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    );
+    assert!(stderr.contains("solved: entered"), "{stderr}");
+}
+
+/// Starts the bot as a daemon (no `--once`).
+fn watch(desk: &Desktop) -> Child {
+    desk.command(env!("CARGO_BIN_EXE_sudoku-bot"))
+        .args(["--window", "Web Sudoku", "-v"])
+        .current_dir(desk.dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the bot")
+}
+
+/// Ends the daemon with Ctrl+C; its stderr, after checking it exited 0.
+fn stop(desk: &Desktop, bot: Child) -> String {
+    desk.run("kill", &["-INT", &bot.id().to_string()]);
+    let out = bot.wait_with_output().expect("bot exit");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    stderr
+}
+
+#[test]
+fn the_watch_plays_three_puzzles_in_a_row_under_a_well_done_banner() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let _turn = turn();
+    // Each solved puzzle gets a "Well done!" banner over rows 4-6 for 1.5 s, then the
+    // next puzzle is dealt in the same page.
+    let window = desk.start_web_sudoku("theme=flat&cell=40&series=3", 600, 620);
+    let bot = watch(&desk);
+    let mut title = String::new();
+    let done = (0..600).any(|_| {
+        title = desk.window_title(&window);
+        if title == "Web Sudoku - Solved 3, mistakes 0" {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        false
+    });
+    // A moment more: the bot must not type into the solved grid.
+    std::thread::sleep(Duration::from_millis(1500));
+    let after = desk.window_title(&window);
+    let stderr = stop(&desk, bot);
+    assert!(done, "title {title:?} after 60 s; the bot said:\n{stderr}");
+    assert_eq!(after, "Web Sudoku - Solved 3, mistakes 0", "{stderr}");
+}
+
+#[test]
+fn the_watch_plays_the_game_again_after_its_window_closed_and_opened() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let _turn = turn();
+    let first = desk.start_web_sudoku("theme=flat&cell=40", 600, 620);
+    let bot = watch(&desk);
+    let solved = |desk: &Desktop, w: &str| {
+        (0..300).any(|_| {
+            if desk.window_title(w) == "Web Sudoku - Solved" {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            false
+        })
+    };
+    let first_solved = solved(&desk, &first);
+    // The user closes the game and opens it again: a fresh page with the same puzzle.
+    desk.kill_newest();
+    std::thread::sleep(Duration::from_millis(1000));
+    let second = desk.start_web_sudoku("theme=dark&cell=40", 600, 620);
+    let second_solved = solved(&desk, &second);
+    let stderr = stop(&desk, bot);
+    assert!(first_solved, "first window not solved:\n{stderr}");
+    assert!(
+        second_solved,
+        "the reopened window was not solved:\n{stderr}"
+    );
+    assert!(stderr.contains("window closed"), "{stderr}");
+}
