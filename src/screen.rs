@@ -297,6 +297,22 @@ pub trait Screen {
     fn locked(&mut self) -> Result<Option<String>, ScreenError>;
 }
 
+/// A boxed screen is a screen: the backend is chosen at run time.
+impl<T: Screen + ?Sized> Screen for Box<T> {
+    fn view(&mut self) -> Result<WindowView, ScreenError> {
+        (**self).view()
+    }
+    fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
+        (**self).capture()
+    }
+    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+        (**self).focus_elsewhere()
+    }
+    fn locked(&mut self) -> Result<Option<String>, ScreenError> {
+        (**self).locked()
+    }
+}
+
 /// The real screen: one X11 window, captured with xcap.
 pub struct X11Screen {
     x11: X11,

@@ -5,15 +5,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use tracing::info;
 
+use crate::backend::{self, Backend};
 use crate::bot::{self, Bot, Outcome};
 use crate::config::{self, Source};
-use crate::input::{EnigoInput, Input, NoInput};
-use crate::screen::{self, MatchKind, ScreenError, WindowInfo, X11Screen};
+use crate::input::Input;
+use crate::screen;
 use crate::vision::Reader;
 use crate::{Failure, UsageError};
 
@@ -24,6 +25,8 @@ pub struct Options {
     pub once: bool,
     pub dry_run: bool,
     pub config: Option<PathBuf>,
+    /// `--backend`: overrides the configuration and the session.
+    pub backend: Option<Backend>,
 }
 
 /// The top-level entry point for watching a window: load the configuration (a bad one
@@ -47,10 +50,10 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
             )
         })?;
 
-    let (window, kind) = find_window(&wanted)?;
-    info!("playing window {} (matched by {kind})", window.describe());
-    let title = window.title.clone();
-    let screen = X11Screen::open(&window)?;
+    let (backend, why) = backend::choose(opts.backend, config.backend, |v| std::env::var(v).ok())?;
+    info!("backend {backend} ({why})");
+    let opened = backend::open(backend, &wanted, opts.dry_run, config.delays.x11_event)?;
+    let (screen, input, title) = (opened.screen, opened.input, opened.title);
     let reader =
         Reader::with_options(config.ocr.reader_options()).context("starting the OCR engine")?;
 
@@ -60,21 +63,8 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
         .context("installing the Ctrl+C handler")?;
 
     let out: Box<dyn Write> = Box::new(std::io::stdout());
-    let result = if opts.dry_run {
-        drive(
-            Bot::new(screen, reader, NoInput, config, true, out, stop),
-            opts.once,
-            started,
-        )
-    } else {
-        let input = EnigoInput::open(config.delays.x11_event)?;
-        drive(
-            Bot::new(screen, reader, input, config, false, out, stop),
-            opts.once,
-            started,
-        )
-    };
-    result.with_context(|| format!("playing window \"{title}\""))
+    let bot = Bot::new(screen, reader, input, config, opts.dry_run, out, stop);
+    drive(bot, opts.once, started).with_context(|| format!("playing window \"{title}\""))
 }
 
 /// A bot error as the command line reports it: a configured click point outside the
@@ -83,23 +73,6 @@ fn reported(e: bot::BotError) -> anyhow::Error {
     match e {
         bot::BotError::Config(what) => UsageError(format!("bad configuration: {what}")).into(),
         other => other.into(),
-    }
-}
-
-/// Finds the window to play. A window that is just opening may not be listed yet, so a
-/// window that matches nothing is looked for again for a moment before giving up.
-fn find_window(wanted: &str) -> anyhow::Result<(WindowInfo, MatchKind)> {
-    const PATIENCE: Duration = Duration::from_millis(1500);
-    let start = Instant::now();
-    loop {
-        let windows = screen::list_windows()?;
-        match screen::choose_window(&windows, wanted) {
-            Ok((window, kind)) => return Ok((window.clone(), kind)),
-            Err(ScreenError::NoMatch { .. }) if start.elapsed() < PATIENCE => {
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            Err(e) => return Err(e.into()),
-        }
     }
 }
 

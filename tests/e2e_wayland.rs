@@ -1,0 +1,163 @@
+//! End to end on GNOME's Wayland, with no screen: headless Mutter, PipeWire and
+//! WirePlumber in a private D-Bus session, GNOME Sudoku as a native Wayland client. The
+//! built binary picks its gnome-wayland backend from the session, captures through
+//! Mutter's ScreenCast and plays through its RemoteDesktop; the test judges the game
+//! by its own screenshots (from Mutter): GNOME Sudoku's completion dialog over the
+//! grid, and no digit left to fill once that dialog is closed. A dry run leaves the
+//! screen as it was.
+//!
+//! Skipped (loudly) when mutter, pipewire or wireplumber is not installed and CI is not
+//! set; on CI it must run.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::wayland;
+
+/// GNOME Sudoku's own Easy puzzles (scripts/fixtures/gnome-puzzles.txt).
+const EASY: [&str; 2] = [
+    "2..5...675...721...4.1......7....6.4.1..6..5.8.6....3......5.8...792...148...1..2",
+    "1....5.898..21......579.4..4.....97..67...53..19.....8..3.598......62..794.8....5",
+];
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Pixels that differ between two pictures of the same size.
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> usize {
+    assert_eq!(a.dimensions(), b.dimensions());
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
+}
+
+/// The bounding box (x0, y0, x1, y1) of the pixels that differ, if any.
+fn changed_box(a: &image::RgbaImage, b: &image::RgbaImage) -> Option<(u32, u32, u32, u32)> {
+    a.enumerate_pixels()
+        .filter(|(x, y, p)| b.get_pixel(*x, *y) != *p)
+        .fold(None, |acc, (x, y, _)| match acc {
+            None => Some((x, y, x, y)),
+            Some((x0, y0, x1, y1)) => Some((x0.min(x), y0.min(y), x1.max(x), y1.max(y))),
+        })
+}
+
+/// The box (x0, y0, x1, y1) around the grid `sudoku-bot read --json` finds.
+fn grid_box(desk: &wayland::WaylandDesktop, picture: &std::path::Path) -> (u32, u32, u32, u32) {
+    let out = desk
+        .command(env!("CARGO_BIN_EXE_sudoku-bot"))
+        .arg("read")
+        .arg("--json")
+        .arg(picture)
+        .output()
+        .expect("sudoku-bot read --json");
+    let json: String = text(&out.stdout).lines().skip(1).collect();
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("read's JSON");
+    let corners = doc["corners"].as_array().expect("corners");
+    let xs = corners.iter().map(|c| c["x"].as_f64().unwrap_or(0.0));
+    let ys = corners.iter().map(|c| c["y"].as_f64().unwrap_or(0.0));
+    let (x0, x1) = xs.fold((f64::MAX, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    let (y0, y1) = ys.fold((f64::MAX, 0.0f64), |(a, b), y| (a.min(y), b.max(y)));
+    (x0 as u32, y0 as u32, x1 as u32, y1 as u32)
+}
+
+#[test]
+fn plays_an_easy_puzzle_until_gnome_sudoku_says_solved() {
+    let Some(mut desk) = wayland::start() else {
+        return;
+    };
+    desk.start_gnome_sudoku(EASY[0]);
+    let before = desk.screenshot();
+
+    if let Ok(c) = std::env::var("WL_CONFIG") {
+        std::fs::write(desk.dir.path().join("config.toml"), c).unwrap();
+    }
+    let start = Instant::now();
+    let out = desk.bot(&["--window", "Sudoku", "--once", "-v"]);
+    let took = start.elapsed();
+    let stderr = text(&out.stderr);
+    eprintln!("sudoku-bot ({}):\n{stderr}", out.status);
+    let shots = std::env::var("SUDOKU_BOT_E2E_SHOTS").ok();
+    if let Some(dir) = &shots {
+        let _ = desk
+            .screenshot()
+            .save(std::path::Path::new(dir).join("wayland-at-exit.png"));
+    }
+    assert!(
+        stderr.contains("backend gnome-wayland"),
+        "-v names the backend: {stderr}"
+    );
+
+    // The game's verdict, on the screen: GNOME Sudoku opens its "well done" dialog over
+    // the grid only when the board is full and right, so the grid no longer reads.
+    let mut after = before.clone();
+    desk.wait_until(
+        Duration::from_secs(10),
+        "GNOME Sudoku's completion dialog",
+        |d| {
+            after = d.screenshot();
+            let path = d.dir.path().join("after.png");
+            after.save(&path).expect("save");
+            d.read(&path) != EASY[0] && differing(&before, &after) > 10_000
+        },
+    );
+    if let Some(dir) = &shots {
+        let _ = after.save(std::path::Path::new(dir).join("wayland-after.png"));
+    }
+    assert!(
+        out.status.success(),
+        "bot failed ({:?}): {stderr}",
+        out.status
+    );
+    let last_key = stderr
+        .lines()
+        .find(|l| l.contains("last keystroke"))
+        .unwrap_or("");
+    eprintln!(
+        "GNOME Sudoku Easy under headless Mutter: bot launch to exit {} ms; {last_key}",
+        took.as_millis()
+    );
+}
+
+#[test]
+fn dry_run_prints_the_moves_and_leaves_the_screen_unchanged() {
+    let Some(mut desk) = wayland::start() else {
+        return;
+    };
+    desk.start_gnome_sudoku(EASY[1]);
+    let before = desk.screenshot();
+
+    let out = desk.bot(&["--window", "Sudoku", "--once", "--dry-run", "-v"]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "dry run failed: {stderr}");
+    let stdout = text(&out.stdout);
+    let moves: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        moves.len(),
+        EASY[1].matches('.').count(),
+        "one move per empty cell: {stdout}"
+    );
+    for m in &moves {
+        let (x, y) = m
+            .split_once(" at (")
+            .and_then(|(_, at)| at.trim_end_matches(')').split_once(','))
+            .unwrap_or_else(|| panic!("bad move line {m:?}"));
+        let (x, y): (u32, u32) = (x.parse().expect("X"), y.parse().expect("Y"));
+        assert!(x < 1280 && y < 1024, "{m} is off the monitor");
+    }
+
+    std::thread::sleep(Duration::from_millis(300));
+    let after = desk.screenshot();
+    let path = desk.dir.path().join("after-dry-run.png");
+    after.save(&path).expect("save");
+    assert_eq!(desk.read(&path), EASY[1], "the grid changed");
+    // Nothing changed but, perhaps, GNOME Sudoku's clock in its header bar: no pixel
+    // of the grid or below it.
+    let grid_top = grid_box(&desk, &path).1;
+    if let Some((x0, y0, x1, y1)) = changed_box(&before, &after) {
+        assert!(
+            y1 < grid_top && x1 - x0 < 80 && y1 - y0 < 30,
+            "the dry run changed the screen at ({x0},{y0})-({x1},{y1}), {} pixels; the grid starts at y {grid_top}",
+            differing(&before, &after)
+        );
+    }
+}
