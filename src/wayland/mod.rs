@@ -217,6 +217,11 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
     let title = window
         .as_ref()
         .map_or_else(|| wanted.to_string(), |w| w.info.title.clone());
+    if !dry_run {
+        session
+            .warm_up_keyboard()
+            .map_err(|e| screen_error(e.to_string()))?;
+    }
     let session = Rc::new(session);
     let frames = Rc::new(frames);
     let input = (!dry_run).then(|| GnomeInput::new(session.clone(), frames.clone()));
@@ -330,6 +335,9 @@ impl Screen for GnomeScreen {
     }
 }
 
+/// The pause between the first motion into the game and the first button.
+const FIRST_ENTER: Duration = Duration::from_millis(50);
+
 /// How many of the bot's own pointer positions are remembered. Mutter reports the
 /// pointer with the frames it renders, a few frames late while the bot moves fast, so a
 /// report may name any of the last dozens of cells the bot clicked; a user's hand
@@ -345,6 +353,10 @@ pub struct GnomeInput {
     ours: VecDeque<ScreenPoint>,
     /// Where Mutter last said the pointer was when the bot last moved it.
     reported_at_move: Option<(i32, i32)>,
+    /// False until the first click.
+    pointer_entered: bool,
+    /// True once Mutter has said where the pointer rested before the bot moved it.
+    rest_known: bool,
 }
 
 impl GnomeInput {
@@ -362,8 +374,10 @@ impl GnomeInput {
         GnomeInput {
             session,
             frames,
+            rest_known: !ours.is_empty(),
             ours,
             reported_at_move: None,
+            pointer_entered: false,
         }
     }
 
@@ -382,6 +396,13 @@ impl Input for GnomeInput {
         }
         self.reported_at_move = self.frames.pointer();
         self.session.pointer_to(at.x as f64, at.y as f64)?;
+        if !self.pointer_entered {
+            // The first motion makes the pointer enter the game's surface; a button
+            // sent with it was lost under headless Mutter 43 (the first cell did not
+            // take), so the first click waits for the enter to reach the game.
+            std::thread::sleep(FIRST_ENTER);
+            self.pointer_entered = true;
+        }
         self.session.left_click()
     }
 
@@ -412,7 +433,14 @@ impl Input for GnomeInput {
     /// The pointer seen where the bot never put it. Keys, buttons and the wheel of the
     /// user are not visible to another Wayland client.
     fn user_activity(&mut self) -> Result<Option<String>, InputError> {
-        let moves = self.frames.take_pointer_moves();
+        let mut moves = self.frames.take_pointer_moves();
+        if !self.rest_known && !moves.is_empty() {
+            self.rest_known = true;
+            // Mutter's first report (it had sent none when the bot started) is where
+            // the pointer rested before the bot: a stale frame may still show it.
+            let (x, y) = moves.remove(0);
+            self.ours.push_front(ScreenPoint { x, y });
+        }
         let theirs = moves.iter().find(|&&(x, y)| !self.is_ours(x, y)).copied();
         if let Some((x, y)) = theirs {
             // From now on, that position is where the pointer rests.

@@ -231,6 +231,15 @@ impl MutterSession {
         self.notify("NotifyPointerButton", &(BTN_LEFT, false), false)
     }
 
+    /// Presses and releases Shift, waiting for Mutter's answer. Seen under headless
+    /// Mutter 43: the first key of a new session is lost; this one changes nothing in
+    /// any game.
+    pub fn warm_up_keyboard(&self) -> Result<(), InputError> {
+        const SHIFT_L: u32 = 0xffe1;
+        self.notify("NotifyKeyboardKeysym", &(SHIFT_L, true), false)?;
+        self.notify("NotifyKeyboardKeysym", &(SHIFT_L, false), true)
+    }
+
     /// Presses and releases one key, by its X keysym.
     pub fn key(&self, key: Key) -> Result<(), InputError> {
         let keysym = keysym(key)?;

@@ -254,6 +254,16 @@ impl WaylandDesktop {
         std::thread::sleep(Duration::from_millis(500));
     }
 
+    /// The words Tesseract reads in a picture (GNOME Sudoku's dialogs, say).
+    pub fn words(&self, picture: &Path) -> String {
+        let mut engine = leptess::LepTess::new(None, "eng").expect("Tesseract");
+        let bytes = std::fs::read(picture).expect("read picture");
+        engine
+            .set_image_from_mem(&bytes)
+            .expect("Tesseract takes the picture");
+        engine.get_utf8_text().unwrap_or_default()
+    }
+
     /// The grid `sudoku-bot read` finds in a picture (81 characters), or "".
     pub fn read(&self, picture: &Path) -> String {
         let out = Command::new(env!("CARGO_BIN_EXE_sudoku-bot"))
