@@ -89,9 +89,16 @@ for _ in $(seq 30); do dialog=$(dialog_of "$game") && break; sleep 0.1; done
 if [[ -n "$dialog" ]]; then
   xdotool windowactivate --sync "$dialog" key Escape 2>/dev/null || true
   for _ in $(seq 30); do xprop -root _NET_CLIENT_LIST | grep -q "$dialog" || break; sleep 0.1; done
+  # The dialog paused the game ("Paused" over a dark grid): its play button in the
+  # header bar (window pixels) shows the grid again.
+  xdotool mousemove --window "$game" 549 26 click 1 mousemove 0 0 2>/dev/null || true
   sleep 0.5
 fi
 shot after.png
+if [[ $status -eq 0 ]] && "$bin" read out/after.png 2>/dev/null | head -n 1 | grep -q '\.'; then
+  echo "play: out/after.png does not show a full grid" >&2
+  status=1
+fi
 if [[ $status -eq 0 ]]; then
   echo "play: solved. Screenshots: out/before.png, out/after.png" >&2
 else
