@@ -27,18 +27,33 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-# A free display number.
-n=90
-while [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]]; do n=$((n + 1)); done
-export DISPLAY=":$n"
-setsid Xvfb "$DISPLAY" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
-for _ in $(seq 100); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+# A free display number. The server that answers must be ours (its pid in the lock
+# file): another session's server can hold the number without a socket file here,
+# and then ours exits. The next number is tried then.
+ours_up() { xdpyinfo >/dev/null 2>&1 && [[ "$(tr -d ' ' <"/tmp/.X$n-lock" 2>/dev/null)" == "${pids[-1]}" ]]; }
+n=$((90 + $$ % 50))
+for _ in $(seq 20); do
+  while [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]]; do n=$((n + 1)); done
+  export DISPLAY=":$n"
+  Xvfb "$DISPLAY" -screen 0 1280x1024x24 -nolisten tcp >"$work/xvfb.log" 2>&1 & pids+=($!)
+  for _ in $(seq 100); do ours_up && break; kill -0 "${pids[-1]}" 2>/dev/null || break; sleep 0.1; done
+  ours_up && break
+  kill "${pids[-1]}" 2>/dev/null || true
+  n=$((n + 1))
+done
+ours_up || { echo "play: Xvfb did not start: $(tail -n 3 "$work/xvfb.log" | paste -sd' ' -)" >&2; exit 1; }
 # openbox must manage the screen before GNOME Sudoku maps its windows: focus and
 # activation need a window manager.
-setsid openbox >/dev/null 2>&1 & pids+=($!)
-for _ in $(seq 100); do xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q "window id" && break; sleep 0.1; done
+# It now and then gives up at start (seen 2 runs in 4): started again then.
+wm_up() { xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q "window id"; }
+for _ in 1 2 3; do
+  setsid openbox --debug >"$work/openbox.log" 2>&1 & pids+=($!)
+  for _ in $(seq 100); do wm_up && break; kill -0 "${pids[-1]}" 2>/dev/null || break; sleep 0.1; done
+  wm_up && break
+done
+wm_up || { echo "play: openbox did not start: $(tail -n 3 "$work/openbox.log" | paste -sd' ' -)" >&2; exit 1; }
 mkdir -p "$work/home/.local/share"
-HOME="$work/home" setsid dbus-run-session -- /usr/games/gnome-sudoku >/dev/null 2>&1 & pids+=($!)
+HOME="$work/home" setsid dbus-run-session -- /usr/games/gnome-sudoku >"$work/game.log" 2>&1 & pids+=($!)
 
 # The first visible window whose title matches, managed by openbox (a window GTK has
 # created but not yet mapped is not in _NET_CLIENT_LIST).
@@ -54,7 +69,13 @@ wait_for() { for _ in $(seq "$2"); do find_window "$1" && return 0; sleep 0.1; d
 # GNOME Sudoku first asks for a difficulty: Easy is the highlighted first row. Return
 # picks it once the chooser has the focus, a click on the row picks it too; the two are
 # tried in turn until the game window shows (the first can come too early).
-chooser=$(wait_for '^Select Difficulty$' 300) || { echo "play: GNOME Sudoku did not open its Select Difficulty window" >&2; exit 1; }
+# Why GNOME Sudoku is not there, in one line: its windows and its last words.
+game_state() {
+  local titles
+  titles=$(for id in $(xdotool search --name '.' 2>/dev/null); do xdotool getwindowname "$id"; done | sort -u | paste -sd, -)
+  echo "windows: ${titles:-none}; GNOME Sudoku said: $(tail -n 3 "$work/game.log" | paste -sd' ' -)"
+}
+chooser=$(wait_for '^Select Difficulty$' 600) || { echo "play: GNOME Sudoku did not open its Select Difficulty window ($(game_state))" >&2; exit 1; }
 game=""
 for try in $(seq 40); do
   xdotool windowactivate "$chooser" 2>/dev/null || true
@@ -66,7 +87,7 @@ for try in $(seq 40); do
   fi
   game=$(wait_for '^Sudoku$' 5) && break
 done
-[[ -n "$game" ]] || { echo "play: GNOME Sudoku did not open its game window" >&2; exit 1; }
+[[ -n "$game" ]] || { echo "play: GNOME Sudoku did not open its game window ($(game_state))" >&2; exit 1; }
 sleep 1
 
 shot() { xwd -root -silent | convert xwd:- "out/$1"; }
