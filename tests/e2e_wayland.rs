@@ -163,3 +163,86 @@ fn dry_run_prints_the_moves_and_leaves_the_screen_unchanged() {
         );
     }
 }
+
+#[test]
+fn user_moving_the_mouse_stops_the_bot() {
+    let Some(mut desk) = wayland::start() else {
+        return;
+    };
+    desk.start_gnome_sudoku(EASY[0]);
+    // Slow the bot down so there is time to interfere.
+    std::fs::write(
+        desk.dir.path().join("config.toml"),
+        "[delays]\nafter_click = 60\nafter_key = 60\n",
+    )
+    .expect("config");
+    let mut bot = desk
+        .wayland_command(env!("CARGO_BIN_EXE_sudoku-bot"))
+        .args(["--window", "Sudoku", "--once", "-v"])
+        .current_dir(desk.dir.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the bot");
+    let mut stderr = String::new();
+    let lines = std::io::BufRead::lines(std::io::BufReader::new(bot.stderr.take().unwrap()));
+    let mut hand = None;
+    for line in lines.map_while(Result::ok) {
+        stderr.push_str(&line);
+        stderr.push('\n');
+        if hand.is_none() && line.contains("cells to fill") {
+            // A few moves in, a second RemoteDesktop session (the user's hand) moves
+            // the pointer near the corner.
+            std::thread::sleep(Duration::from_millis(1500));
+            use sudoku_bot::wayland::{session_bus, MutterSession, Target};
+            let bus = session_bus().expect("bus");
+            let session =
+                MutterSession::start(&bus, &Target::PrimaryMonitor, true).expect("session");
+            // A hand moves the mouse for a while, not in one jump (a single jump can
+            // fall between two of Mutter's frames and be drawn over by the bot's next
+            // move).
+            for step in 0..15 {
+                let t = step as f64;
+                session
+                    .pointer_to(5.0 + 4.0 * t, 5.0 + 3.0 * t)
+                    .expect("move the pointer");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            hand = Some(session);
+        }
+    }
+    let out = bot.wait_with_output().expect("bot exit");
+    eprintln!("sudoku-bot ({}):\n{stderr}", out.status);
+    assert!(hand.is_some(), "the bot never started playing: {stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the mouse moved") && stderr.contains("took over"),
+        "{stderr}"
+    );
+    // The game is not finished: no completion dialog, the grid still reads.
+    let path = desk.screenshot_to("stopped.png");
+    let grid = desk.read(&path);
+    assert_eq!(grid.len(), 81, "the grid no longer reads");
+    assert!(grid.contains('.'), "the bot finished the game anyway");
+}
+
+#[test]
+fn kde_and_wlroots_sessions_get_one_line_naming_what_is_supported() {
+    // Needs no desktop: the backend is chosen before anything is opened.
+    for desktop in ["KDE", "sway"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-bot"))
+            .args(["--window", "Sudoku", "--once"])
+            .env("XDG_SESSION_TYPE", "wayland")
+            .env("WAYLAND_DISPLAY", "wayland-0")
+            .env("XDG_CURRENT_DESKTOP", desktop)
+            .env_remove("DISPLAY")
+            .output()
+            .expect("run sudoku-bot");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(desktop) && stderr.contains("X11") && stderr.contains("GNOME"),
+            "{stderr}"
+        );
+    }
+}
