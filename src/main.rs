@@ -34,7 +34,7 @@ struct Cli {
     #[arg(long)]
     dry_run: bool,
 
-    /// Desktop to play on (default: from the session, else the config's `backend`).
+    /// Desktop to play on (default: the config's `backend`, else the session's kind).
     #[arg(long, value_enum, value_name = "BACKEND")]
     backend: Option<sudoku_bot::backend::Backend>,
 

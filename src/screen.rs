@@ -94,6 +94,9 @@ pub enum ScreenError {
     List(String),
     #[error("cannot capture window {window}: {reason}")]
     Capture { window: String, reason: String },
+    /// The gnome-wayland backend (Mutter's D-Bus interfaces, PipeWire) failed.
+    #[error("GNOME Wayland: {0}")]
+    Wayland(String),
     #[error("window {0} was closed")]
     Gone(String),
     #[error("no window matches \"{wanted}\"; windows open: {}", list_or_none(.candidates))]

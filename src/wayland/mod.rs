@@ -39,10 +39,7 @@ pub use stream::Frames;
 const FIRST_FRAME: Duration = Duration::from_secs(5);
 
 fn screen_error(reason: impl Into<String>) -> ScreenError {
-    ScreenError::Capture {
-        window: "the GNOME screen".into(),
-        reason: reason.into(),
-    }
+    ScreenError::Wayland(reason.into())
 }
 
 /// The session bus, with a sentence for the user when there is none.

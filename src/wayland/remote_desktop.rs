@@ -31,10 +31,7 @@ const BTN_LEFT: i32 = 0x110;
 const CURSOR_MODE_METADATA: u32 = 2;
 
 fn dbus_error(what: &str, e: impl std::fmt::Display) -> ScreenError {
-    ScreenError::Capture {
-        window: "the GNOME screen".into(),
-        reason: format!("{what}: {e}"),
-    }
+    ScreenError::Wayland(format!("{what}: {e}"))
 }
 
 /// What to record.
