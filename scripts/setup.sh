@@ -1,17 +1,39 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages sudoku-bot needs, skipping those already installed.
-#   scripts/setup.sh          build + run (Tesseract, capture and input libraries)
-#   scripts/setup.sh --test   also what the tests need (Xvfb, openbox, GNOME Sudoku, Chromium)
+#   scripts/setup.sh          build + play (Tesseract, capture and input libraries, and the
+#                             virtual display the quick start plays GNOME Sudoku on)
+#   scripts/setup.sh --test   also what the tests need (Chromium, fonts, headless Mutter
+#                             with PipeWire for the Wayland end-to-end test)
+#   scripts/setup.sh --list [--test]   print the package names, one a line, and stop
+# The README's quick start lists the same packages; scripts/check-quick-start.sh (run by
+# scripts/test.sh) fails when the two differ or a package is not installed.
 set -euo pipefail
 
 build_pkgs=(pkg-config libclang-dev libtesseract-dev libleptonica-dev libpipewire-0.3-dev
             libwayland-dev libgbm-dev libegl-dev libxcb1-dev tesseract-ocr-eng)
-# A virtual display for machines without one (the quick start plays GNOME Sudoku there).
-play_pkgs=(xvfb openbox gnome-sudoku dbus dbus-x11 x11-utils xdotool imagemagick)
-test_pkgs=(chromium x11-xserver-utils fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-noto-mono)
+# A virtual display for machines without one (the quick start plays GNOME Sudoku there),
+# and the tools scripts/play.sh uses: xdotool, xwd (x11-apps), convert (imagemagick).
+play_pkgs=(xvfb openbox gnome-sudoku dbus dbus-x11 x11-utils x11-apps xdotool imagemagick)
+# Chromium and fonts for the web game; Mutter, PipeWire and WirePlumber for the Wayland
+# end-to-end test (headless Mutter in a dbus-run-session).
+test_pkgs=(chromium x11-xserver-utils fonts-dejavu-core fonts-liberation fonts-freefont-ttf
+           fonts-noto-mono mutter pipewire pipewire-bin wireplumber)
+
+list=0 test=0
+for arg in "$@"; do
+  case "$arg" in
+    --list) list=1 ;;
+    --test) test=1 ;;
+    *) echo "setup: unknown option $arg (use --test, --list)" >&2; exit 2 ;;
+  esac
+done
 
 want=("${build_pkgs[@]}" "${play_pkgs[@]}")
-[[ "${1:-}" == "--test" ]] && want+=("${test_pkgs[@]}")
+((test)) && want+=("${test_pkgs[@]}")
+if ((list)); then
+  printf '%s\n' "${want[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${want[@]}"; do

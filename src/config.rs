@@ -17,6 +17,9 @@ use crate::UsageError;
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// The desktop to play on (`backend = "x11" | "gnome-wayland"`); `--backend`
+    /// overrides it. Default: chosen from the session.
+    pub backend: Option<crate::backend::Backend>,
     pub window: WindowConfig,
     pub grid: GridConfig,
     pub input: InputConfig,

@@ -65,6 +65,25 @@ pub trait Input {
     fn user_activity(&mut self) -> Result<Option<String>, InputError>;
 }
 
+/// A boxed device is a device: the backend is chosen at run time.
+impl<T: Input + ?Sized> Input for Box<T> {
+    fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+        (**self).click(at)
+    }
+    fn key(&mut self, key: Key) -> Result<(), InputError> {
+        (**self).key(key)
+    }
+    fn pointer(&mut self) -> Result<ScreenPoint, InputError> {
+        (**self).pointer()
+    }
+    fn keys_held(&mut self) -> Result<bool, InputError> {
+        (**self).keys_held()
+    }
+    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
+        (**self).user_activity()
+    }
+}
+
 /// The real device: enigo's x11rb backend sends XTest events; a second X11 connection
 /// asks where the pointer is and which keys are down, and receives every raw input
 /// event of the server (XInput2) to see the user's hand.

@@ -6,6 +6,7 @@
 //! plan moves and act ([`input`], [`bot`]) -> verify. Each command-line mode is one
 //! function in [`modes`].
 
+pub mod backend;
 pub mod bot;
 pub mod config;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod overlay;
 pub mod screen;
 pub mod solver;
 pub mod vision;
+pub mod wayland;
 
 pub use error::{Failure, UsageError};
 pub use grid::Grid;

@@ -34,6 +34,10 @@ struct Cli {
     #[arg(long)]
     dry_run: bool,
 
+    /// Desktop to play on (default: the config's `backend`, else the session's kind).
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    backend: Option<sudoku_bot::backend::Backend>,
+
     /// Configuration file (default ./config.toml, else the user's config directory).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -121,6 +125,7 @@ fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
             once: cli.once,
             dry_run: cli.dry_run,
             config: cli.config,
+            backend: cli.backend,
         }),
     }
 }

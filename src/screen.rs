@@ -96,6 +96,9 @@ pub enum ScreenError {
     List(String),
     #[error("cannot capture window {window}: {reason}")]
     Capture { window: String, reason: String },
+    /// The gnome-wayland backend (Mutter's D-Bus interfaces, PipeWire) failed.
+    #[error("GNOME Wayland: {0}")]
+    Wayland(String),
     #[error("window {0} was closed")]
     Gone(String),
     #[error("no window matches \"{wanted}\"; windows open: {}", list_or_none(.candidates))]
@@ -300,6 +303,25 @@ pub trait Screen {
     /// Why no input may be sent now because the screen is locked or blanked, else
     /// `None`.
     fn locked(&mut self) -> Result<Option<String>, ScreenError>;
+}
+
+/// A boxed screen is a screen: the backend is chosen at run time.
+impl<T: Screen + ?Sized> Screen for Box<T> {
+    fn view(&mut self) -> Result<WindowView, ScreenError> {
+        (**self).view()
+    }
+    fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
+        (**self).capture()
+    }
+    fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
+        (**self).capture_area(area)
+    }
+    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+        (**self).focus_elsewhere()
+    }
+    fn locked(&mut self) -> Result<Option<String>, ScreenError> {
+        (**self).locked()
+    }
 }
 
 /// The real screen: one X11 window, captured with xcap.

@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use tracing::info;
 
+use crate::backend::{self, Backend};
 use crate::bot::{self, Bot, Outcome};
 use crate::config::{self, Source};
-use crate::input::{EnigoInput, Input, NoInput};
-use crate::screen::{self, MatchKind, ScreenError, WindowInfo, X11Screen};
+use crate::input::Input;
+use crate::screen;
 use crate::vision::Reader;
 use crate::{Failure, UsageError};
 
@@ -24,6 +25,8 @@ pub struct Options {
     pub once: bool,
     pub dry_run: bool,
     pub config: Option<PathBuf>,
+    /// `--backend`: overrides the configuration and the session.
+    pub backend: Option<Backend>,
 }
 
 /// The top-level entry point for watching a window: load the configuration (a bad one
@@ -47,10 +50,10 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
             )
         })?;
 
-    let (window, kind) = find_window(&wanted)?;
-    info!("playing window {} (matched by {kind})", window.describe());
-    let title = window.title.clone();
-    let screen = X11Screen::open(&window)?;
+    let (backend, why) = backend::choose(opts.backend, config.backend, |v| std::env::var(v).ok())?;
+    info!("backend {backend} ({why})");
+    let opened = backend::open(backend, &wanted, opts.dry_run, config.delays.x11_event)?;
+    let (screen, input, title) = (opened.screen, opened.input, opened.title);
     let reader =
         Reader::with_options(config.ocr.reader_options()).context("starting the OCR engine")?;
 
@@ -62,37 +65,26 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
     let out: Box<dyn Write> = Box::new(std::io::stdout());
     let interval = Duration::from_millis(config.watch.interval.max(50));
     let watching = stop.clone();
-    // The watch outlives the window: when it closes, the next window that the same
-    // rule matches is played.
-    let reopen = move || -> anyhow::Result<Option<X11Screen>> {
+    // The watch outlives the window (X11): when it closes, the next window that the
+    // same rule matches is played.
+    let reopen = move || -> anyhow::Result<Option<Box<dyn screen::Screen>>> {
+        if backend != Backend::X11 {
+            return Ok(None);
+        }
         info!("the game window closed; watching for a window matching \"{wanted}\"");
         while !watching.load(Ordering::Relaxed) {
             let windows = screen::list_windows()?;
             if let Ok((window, kind)) = screen::choose_window(&windows, &wanted) {
                 info!("playing window {} (matched by {kind})", window.describe());
-                return Ok(Some(X11Screen::open(window)?));
+                return Ok(Some(Box::new(screen::X11Screen::open(window)?)));
             }
             std::thread::sleep(interval);
         }
         Ok(None)
     };
-    let result = if opts.dry_run {
-        drive(
-            Bot::new(screen, reader, NoInput, config, true, out, stop),
-            opts.once,
-            started,
-            reopen,
-        )
-    } else {
-        let input = EnigoInput::open(config.delays.x11_event)?;
-        drive(
-            Bot::new(screen, reader, input, config, false, out, stop),
-            opts.once,
-            started,
-            reopen,
-        )
-    };
-    result.with_context(|| format!("playing window \"{title}\""))
+    let bot = Bot::new(screen, reader, input, config, opts.dry_run, out, stop);
+    drive(bot, opts.once, started, reopen)
+        .with_context(|| format!("playing window \"{title}\""))
 }
 
 /// A bot error as the command line reports it: a configured click point outside the
@@ -104,25 +96,8 @@ fn reported(e: bot::BotError) -> anyhow::Error {
     }
 }
 
-/// Finds the window to play. A window that is just opening may not be listed yet, so a
-/// window that matches nothing is looked for again for a moment before giving up.
-fn find_window(wanted: &str) -> anyhow::Result<(WindowInfo, MatchKind)> {
-    const PATIENCE: Duration = Duration::from_millis(1500);
-    let start = Instant::now();
-    loop {
-        let windows = screen::list_windows()?;
-        match screen::choose_window(&windows, wanted) {
-            Ok((window, kind)) => return Ok((window.clone(), kind)),
-            Err(ScreenError::NoMatch { .. }) if start.elapsed() < PATIENCE => {
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
 /// Runs the bot in the chosen mode and turns how it ended into an exit code. The watch
-/// asks `reopen` for the game's window again when it closes (`None`: stopped).
+/// asks `reopen` for the game's window again when it closes (`None`: the watch ends).
 fn drive<S: screen::Screen, I: Input>(
     mut bot: Bot<S, Reader, I>,
     once: bool,
@@ -133,9 +108,9 @@ fn drive<S: screen::Screen, I: Input>(
         loop {
             match bot.watch() {
                 Ok(()) => break,
-                Err(bot::BotError::Screen(ScreenError::Gone(_))) => match reopen()? {
+                Err(e @ bot::BotError::Screen(screen::ScreenError::Gone(_))) => match reopen()? {
                     Some(screen) => bot.set_screen(screen),
-                    None => break,
+                    None => return Err(reported(e)),
                 },
                 Err(e) => return Err(reported(e)),
             }

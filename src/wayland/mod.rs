@@ -1,0 +1,465 @@
+//! The `gnome-wayland` backend: the game on a GNOME Wayland desktop, seen through
+//! Mutter's ScreenCast (a PipeWire stream) and played through Mutter's RemoteDesktop
+//! (synthetic pointer and keysyms), behind the same [`Screen`] and [`Input`] traits as
+//! X11.
+//!
+//! What Wayland lets another client know, and so what the safety checks can use:
+//! - the window: with org.gnome.Shell.Introspect (a full GNOME Shell that lets the bot
+//!   ask), the window is found by title like on X11, recorded alone, and its keyboard
+//!   focus is known. Without it (Mutter alone, or a Shell that refuses), the bot records
+//!   the primary monitor and finds the grid in it; the "window" is then the monitor.
+//! - nothing about other windows: what covers the grid is only found in the picture
+//!   itself (the reader refuses a grid it cannot see), so [`WindowView::above`] is empty;
+//! - the pointer: the stream's cursor metadata, so a hand on the mouse is seen (the
+//!   pointer is not where the bot left it, or moved to where the bot never put it);
+//! - not the keyboard: no key state and no other client's key presses, so
+//!   [`Input::keys_held`] is always false and keys are not part of
+//!   [`Input::user_activity`];
+//! - the lock screen: GNOME's org.gnome.ScreenSaver, when the session has it.
+
+mod remote_desktop;
+mod stream;
+
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+use std::time::Duration;
+
+use image::RgbaImage;
+use tracing::info;
+use zbus::blocking::Connection;
+use zbus::zvariant::OwnedValue;
+
+use crate::input::{Input, InputError, Key, ScreenPoint};
+use crate::screen::{self, Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
+
+pub use remote_desktop::{keysym, MutterSession, Target};
+pub use stream::Frames;
+
+/// How long to wait for the first frame of a new stream.
+const FIRST_FRAME: Duration = Duration::from_secs(5);
+
+fn screen_error(reason: impl Into<String>) -> ScreenError {
+    ScreenError::Wayland(reason.into())
+}
+
+/// The session bus, with a sentence for the user when there is none.
+pub fn session_bus() -> Result<Connection, ScreenError> {
+    if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none()
+        && std::env::var_os("XDG_RUNTIME_DIR").is_none()
+    {
+        return Err(screen_error(
+            "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): run the bot inside the desktop session",
+        ));
+    }
+    Connection::session().map_err(|e| screen_error(format!("cannot reach the session bus: {e}")))
+}
+
+/// True when `name` has an owner on the bus.
+fn has_owner(bus: &Connection, name: &str) -> bool {
+    let Ok(dbus) = zbus::blocking::fdo::DBusProxy::new(bus) else {
+        return false;
+    };
+    zbus::names::BusName::try_from(name)
+        .ok()
+        .and_then(|n| dbus.name_has_owner(n).ok())
+        .unwrap_or(false)
+}
+
+/// One window from org.gnome.Shell.Introspect.
+#[derive(Debug, Clone)]
+struct ShellWindow {
+    id: u64,
+    info: WindowInfo,
+    has_focus: bool,
+}
+
+/// org.gnome.Shell.Introspect's window list, `None` when the session has none or
+/// refuses to tell (GNOME Shell answers only programs it trusts, or in unsafe mode).
+fn shell_windows(bus: &Connection) -> Option<Vec<ShellWindow>> {
+    const NAME: &str = "org.gnome.Shell.Introspect";
+    if !has_owner(bus, "org.gnome.Shell") {
+        return None;
+    }
+    let reply = bus
+        .call_method(
+            Some("org.gnome.Shell"),
+            "/org/gnome/Shell/Introspect",
+            Some(NAME),
+            "GetWindows",
+            &(),
+        )
+        .ok()?;
+    let windows: HashMap<u64, HashMap<String, OwnedValue>> = reply.body().deserialize().ok()?;
+    let text = |props: &HashMap<String, OwnedValue>, key: &str| -> String {
+        props
+            .get(key)
+            .and_then(|v| String::try_from(v.clone()).ok())
+            .unwrap_or_default()
+    };
+    let number = |props: &HashMap<String, OwnedValue>, key: &str| -> u32 {
+        props
+            .get(key)
+            .and_then(|v| u32::try_from(v.clone()).ok())
+            .unwrap_or(0)
+    };
+    let flag = |props: &HashMap<String, OwnedValue>, key: &str| -> bool {
+        props
+            .get(key)
+            .and_then(|v| bool::try_from(v.clone()).ok())
+            .unwrap_or(false)
+    };
+    Some(
+        windows
+            .into_iter()
+            .map(|(id, props)| ShellWindow {
+                id,
+                has_focus: flag(&props, "has-focus"),
+                info: WindowInfo {
+                    id: id as u32,
+                    title: text(&props, "title"),
+                    app_name: {
+                        let class = text(&props, "wm-class");
+                        if class.is_empty() {
+                            text(&props, "app-id")
+                        } else {
+                            class
+                        }
+                    },
+                    pid: None,
+                    // The window's own stream: its pixels are the coordinates.
+                    rect: ScreenRect {
+                        x: 0,
+                        y: 0,
+                        width: number(&props, "width"),
+                        height: number(&props, "height"),
+                    },
+                    minimized: flag(&props, "is-hidden"),
+                    dialog: false,
+                },
+            })
+            .collect(),
+    )
+}
+
+/// What the bot plays on a GNOME Wayland desktop.
+pub struct Opened {
+    pub screen: GnomeScreen,
+    /// `None` for a dry run: no RemoteDesktop session is even created.
+    pub input: Option<GnomeInput>,
+    /// How the window was found, for the log.
+    pub found: String,
+    pub title: String,
+}
+
+/// Finds the game (by title through org.gnome.Shell.Introspect, else the primary
+/// monitor), starts Mutter's sessions and the PipeWire stream, and waits for a frame.
+pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
+    let bus = session_bus()?;
+    for name in [
+        "org.gnome.Mutter.ScreenCast",
+        "org.gnome.Mutter.RemoteDesktop",
+    ] {
+        if !has_owner(&bus, name) {
+            return Err(screen_error(format!(
+                "{name} is not on the session bus: the gnome-wayland backend needs GNOME's compositor, Mutter"
+            )));
+        }
+    }
+    let (target, window, found) = match shell_windows(&bus) {
+        Some(list) => {
+            let infos: Vec<WindowInfo> = list.iter().map(|w| w.info.clone()).collect();
+            let (info, kind) = screen::choose_window(&infos, wanted)?;
+            let shell = list
+                .iter()
+                .find(|w| w.id as u32 == info.id)
+                .cloned()
+                .ok_or_else(|| ScreenError::Gone(info.describe()))?;
+            let found = format!(
+                "window {} (matched by {kind}, from GNOME Shell's window list)",
+                info.describe()
+            );
+            (Target::Window(shell.id), Some(shell), found)
+        }
+        None => {
+            info!(
+                "no window list in this session (org.gnome.Shell.Introspect is missing or refuses): looking for the grid on the whole primary monitor"
+            );
+            (
+                Target::PrimaryMonitor,
+                None,
+                format!("the primary monitor (no window list to find \"{wanted}\" by title)"),
+            )
+        }
+    };
+    let session = MutterSession::start(&bus, &target, !dry_run)?;
+    let frames = Frames::connect(session.node_id).map_err(screen_error)?;
+    let first = frames.latest(FIRST_FRAME).map_err(screen_error)?;
+    let info = match &window {
+        Some(w) => w.info.clone(),
+        None => WindowInfo {
+            id: 0,
+            title: "primary monitor".into(),
+            app_name: "Mutter".into(),
+            pid: None,
+            rect: ScreenRect {
+                x: 0,
+                y: 0,
+                width: first.width(),
+                height: first.height(),
+            },
+            minimized: false,
+            dialog: false,
+        },
+    };
+    let title = window
+        .as_ref()
+        .map_or_else(|| wanted.to_string(), |w| w.info.title.clone());
+    if !dry_run {
+        session
+            .warm_up_keyboard()
+            .map_err(|e| screen_error(e.to_string()))?;
+    }
+    let session = Rc::new(session);
+    let frames = Rc::new(frames);
+    let input = (!dry_run).then(|| GnomeInput::new(session.clone(), frames.clone()));
+    let screen = GnomeScreen {
+        bus: bus.clone(),
+        frames,
+        _session: session,
+        info,
+        shell_id: window.map(|w| w.id),
+        saver: has_owner(&bus, "org.gnome.ScreenSaver"),
+    };
+    Ok(Opened {
+        screen,
+        input,
+        found,
+        title,
+    })
+}
+
+/// The game's picture from Mutter's stream.
+pub struct GnomeScreen {
+    bus: Connection,
+    frames: Rc<Frames>,
+    /// Kept alive as long as the stream is read.
+    _session: Rc<MutterSession>,
+    info: WindowInfo,
+    /// The window's id in GNOME Shell's list, when it was found there.
+    shell_id: Option<u64>,
+    /// True when org.gnome.ScreenSaver is on the bus.
+    saver: bool,
+}
+
+impl GnomeScreen {
+    fn shell_window(&self) -> Result<Option<ShellWindow>, ScreenError> {
+        let Some(id) = self.shell_id else {
+            return Ok(None);
+        };
+        let list = shell_windows(&self.bus).unwrap_or_default();
+        list.into_iter()
+            .find(|w| w.id == id)
+            .map(Some)
+            .ok_or_else(|| ScreenError::Gone(self.info.describe()))
+    }
+}
+
+impl Screen for GnomeScreen {
+    /// The window (or monitor) at the stream's size. Wayland tells no client what is
+    /// stacked above another's window, so `above` is empty: covered cells are found in
+    /// the picture.
+    fn view(&mut self) -> Result<WindowView, ScreenError> {
+        let mut window = self.info.clone();
+        if let Some(shell) = self.shell_window()? {
+            window.minimized = shell.info.minimized;
+        }
+        if let Some((width, height)) = self.frames.size() {
+            window.rect.width = width;
+            window.rect.height = height;
+        }
+        Ok(WindowView {
+            window,
+            viewable: true,
+            above: Vec::new(),
+        })
+    }
+
+    fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
+        self.frames
+            .latest(FIRST_FRAME)
+            .map_err(|reason| ScreenError::Capture {
+                window: self.info.describe(),
+                reason,
+            })
+    }
+
+    /// The part of the stream's picture that shows `area` (screen pixels).
+    fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
+        let picture = self.capture()?;
+        let x = (area.x - self.info.rect.x).clamp(0, picture.width() as i32) as u32;
+        let y = (area.y - self.info.rect.y).clamp(0, picture.height() as i32) as u32;
+        let width = area.width.min(picture.width() - x);
+        let height = area.height.min(picture.height() - y);
+        if width == 0 || height == 0 {
+            return Err(ScreenError::Capture {
+                window: self.info.describe(),
+                reason: "the area is outside the recorded picture".into(),
+            });
+        }
+        Ok(image::imageops::crop_imm(&picture, x, y, width, height).to_image())
+    }
+
+    /// From GNOME Shell's window list when the bot has it. Without it Wayland does not
+    /// say which window has the keyboard: `None` then, and the bot relies on its click
+    /// (which gives the game the focus) and on the verification of what the game shows.
+    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+        let Some(shell) = self.shell_window()? else {
+            return Ok(None);
+        };
+        if shell.has_focus {
+            return Ok(None);
+        }
+        let others = shell_windows(&self.bus).unwrap_or_default();
+        Ok(Some(
+            others
+                .into_iter()
+                .find(|w| w.has_focus)
+                .map_or("another window".to_string(), |w| w.info.describe()),
+        ))
+    }
+
+    fn locked(&mut self) -> Result<Option<String>, ScreenError> {
+        if !self.saver {
+            return Ok(None);
+        }
+        let active = self
+            .bus
+            .call_method(
+                Some("org.gnome.ScreenSaver"),
+                "/org/gnome/ScreenSaver",
+                Some("org.gnome.ScreenSaver"),
+                "GetActive",
+                &(),
+            )
+            .and_then(|reply| reply.body().deserialize::<bool>())
+            // When the bot cannot tell, it does not type.
+            .unwrap_or(true);
+        Ok(active.then(|| "the screen is locked (GNOME's screen shield is up)".to_string()))
+    }
+}
+
+/// The pause between the first motion into the game and the first button.
+const FIRST_ENTER: Duration = Duration::from_millis(50);
+
+/// How many of the bot's own pointer positions are remembered. Mutter reports the
+/// pointer with the frames it renders, a few frames late while the bot moves fast, so a
+/// report may name any of the last dozens of cells the bot clicked; a user's hand
+/// lands within 2 pixels of one of those cell centres by chance only.
+const OURS_KEPT: usize = 96;
+
+/// Input through Mutter's RemoteDesktop session, the pointer seen in the stream.
+pub struct GnomeInput {
+    session: Rc<MutterSession>,
+    frames: Rc<Frames>,
+    /// Where the pointer was when the bot started, and the last places the bot put it:
+    /// a pointer seen anywhere else was moved by someone else.
+    ours: VecDeque<ScreenPoint>,
+    /// Where Mutter last said the pointer was when the bot last moved it.
+    reported_at_move: Option<(i32, i32)>,
+    /// False until the first click.
+    pointer_entered: bool,
+    /// True once Mutter has said where the pointer rested before the bot moved it.
+    rest_known: bool,
+}
+
+impl GnomeInput {
+    fn new(session: Rc<MutterSession>, frames: Rc<Frames>) -> GnomeInput {
+        // Where the pointer rests now is nobody's move.
+        let mut ours: VecDeque<ScreenPoint> = frames
+            .take_pointer_moves()
+            .into_iter()
+            .chain(frames.pointer())
+            .map(|(x, y)| ScreenPoint { x, y })
+            .collect();
+        while ours.len() > OURS_KEPT {
+            ours.pop_front();
+        }
+        GnomeInput {
+            session,
+            frames,
+            rest_known: !ours.is_empty(),
+            ours,
+            reported_at_move: None,
+            pointer_entered: false,
+        }
+    }
+
+    fn is_ours(&self, x: i32, y: i32) -> bool {
+        self.ours
+            .iter()
+            .any(|p| (p.x - x).abs() <= 2 && (p.y - y).abs() <= 2)
+    }
+}
+
+impl Input for GnomeInput {
+    fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+        self.ours.push_back(at);
+        while self.ours.len() > OURS_KEPT {
+            self.ours.pop_front();
+        }
+        self.reported_at_move = self.frames.pointer();
+        self.session.pointer_to(at.x as f64, at.y as f64)?;
+        if !self.pointer_entered {
+            // The first motion makes the pointer enter the game's surface; a button
+            // sent with it was lost under headless Mutter 43 (the first cell did not
+            // take), so the first click waits for the enter to reach the game.
+            std::thread::sleep(FIRST_ENTER);
+            self.pointer_entered = true;
+        }
+        self.session.left_click()
+    }
+
+    fn key(&mut self, key: Key) -> Result<(), InputError> {
+        self.session.key(key)
+    }
+
+    /// The pointer from the stream's cursor metadata. Mutter reports a move with the
+    /// next frame it renders (tens of milliseconds later under a software renderer), so
+    /// while its report has not changed since the bot moved the pointer, the pointer is
+    /// where the bot put it; any other report (the user's hand) is returned as it is.
+    fn pointer(&mut self) -> Result<ScreenPoint, InputError> {
+        let reported = self.frames.pointer();
+        let ours = self.ours.back().copied();
+        match (reported, ours) {
+            (Some(_), Some(target)) if reported == self.reported_at_move => Ok(target),
+            (Some((x, y)), _) => Ok(ScreenPoint { x, y }),
+            (None, Some(target)) => Ok(target),
+            (None, None) => Ok(ScreenPoint { x: -1, y: -1 }),
+        }
+    }
+
+    /// Wayland does not let one client read the keyboard's state: always false.
+    fn keys_held(&mut self) -> Result<bool, InputError> {
+        Ok(false)
+    }
+
+    /// The pointer seen where the bot never put it. Keys, buttons and the wheel of the
+    /// user are not visible to another Wayland client.
+    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
+        let mut moves = self.frames.take_pointer_moves();
+        if !self.rest_known && !moves.is_empty() {
+            self.rest_known = true;
+            // Mutter's first report (it had sent none when the bot started) is where
+            // the pointer rested before the bot: a stale frame may still show it.
+            let (x, y) = moves.remove(0);
+            self.ours.push_front(ScreenPoint { x, y });
+        }
+        let theirs = moves.iter().find(|&&(x, y)| !self.is_ours(x, y)).copied();
+        if let Some((x, y)) = theirs {
+            // From now on, that position is where the pointer rests.
+            self.ours.push_back(ScreenPoint { x, y });
+            return Ok(Some(format!("the mouse moved (to ({x},{y}))")));
+        }
+        Ok(None)
+    }
+}
