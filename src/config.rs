@@ -122,6 +122,9 @@ pub struct Delays {
     pub settle: u64,
     /// Delay the X server adds to each synthetic event (enigo's `linux_delay`).
     pub x11_event: u32,
+    /// The longest any pause may grow when the game loses moves (the bot slows down
+    /// fourfold each time it sees digits lost or in the wrong cell).
+    pub slowest: u64,
 }
 
 impl Default for Delays {
@@ -132,6 +135,7 @@ impl Default for Delays {
             after_arrow: 5,
             settle: 150,
             x11_event: 0,
+            slowest: 1000,
         }
     }
 }

@@ -305,6 +305,8 @@ fn digits_that_never_take_fail_verification() {
     game.borrow_mut().read_mode = ReadMode::Misread(givens);
     let mut config = sim::quick_config(dir.path());
     config.watch.verify_rounds = 2;
+    // Slowing down cannot help here: keep the test quick.
+    config.delays.slowest = 0;
     let (mut bot, _, _) = sim::bot(&game, config, false);
     let err = bot.run_once().unwrap_err();
     assert!(

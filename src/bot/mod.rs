@@ -256,8 +256,6 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     focus_thief: Option<String>,
     /// The pauses between inputs, learnt from the game (the configured delays first).
     pace: pace::Pace,
-    /// When the pace last slowed down in the middle of play.
-    slowed_at: Option<Instant>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -288,7 +286,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             last_input: None,
             focus_thief: None,
             pace,
-            slowed_at: None,
         }
     }
 

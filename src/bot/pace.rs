@@ -10,12 +10,10 @@ pub struct Pace {
     pub after_click: u64,
     pub after_key: u64,
     pub after_arrow: u64,
-    /// Slowing down did not help (every move since was lost too): the pace stays.
-    pub helpless: bool,
+    /// No pause grows beyond this (`delays.slowest`).
+    pub slowest: u64,
 }
 
-/// No pause grows beyond this.
-const SLOWEST: u64 = 1000;
 /// A pause that grows is at least this long.
 const SLOW_STEP: u64 = 20;
 
@@ -25,23 +23,20 @@ impl Pace {
             after_click: delays.after_click,
             after_key: delays.after_key,
             after_arrow: delays.after_arrow,
-            helpless: false,
+            slowest: delays.slowest.max(delays.after_click).max(delays.after_key),
         }
     }
 
     /// The game lost moves or took digits into the cell it had before: every pause
-    /// grows fourfold (at least to 20 ms, at most 1 s). False when already slowest.
+    /// grows fourfold (at least to 20 ms, at most to `slowest`). False when already slowest.
     pub fn slower(&mut self) -> bool {
-        if self.helpless {
-            return false;
-        }
         let before = self.clone();
         for pause in [
             &mut self.after_click,
             &mut self.after_key,
             &mut self.after_arrow,
         ] {
-            *pause = (*pause * 4).clamp(SLOW_STEP, SLOWEST);
+            *pause = (*pause * 4).max(SLOW_STEP).min(self.slowest.max(*pause));
         }
         *self != before
     }
@@ -73,7 +68,7 @@ mod tests {
                 after_click: 40,
                 after_key: 20,
                 after_arrow: 20,
-                helpless: false
+                slowest: 1000
             }
         );
         while pace.slower() {}

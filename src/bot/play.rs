@@ -45,6 +45,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let mut typed: Vec<Move> = Vec::new();
         let mut typed_at: HashMap<usize, Instant> = HashMap::new();
         let mut retyped: HashSet<usize> = HashSet::new();
+        let mut last_look: Option<Instant> = None;
         let mut next_look = 1;
         let mut index = 0;
         while index < queue.len() {
@@ -59,7 +60,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 } else {
                     next_look + 8
                 };
-                match self.look_at_moves(puzzle, &typed, &typed_at)? {
+                let look = self.look_at_moves(puzzle, &typed, &typed_at, last_look)?;
+                last_look = Some(Instant::now());
+                match look {
                     Look::AsTyped => {}
                     Look::Retype(mut cells) => {
                         // Each cell once in the middle of play: what still does not
@@ -152,6 +155,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         puzzle: &Grid,
         typed: &[Move],
         typed_at: &HashMap<usize, Instant>,
+        since: Option<Instant>,
     ) -> Result<Look, BotError> {
         // The game may still be drawing (a closing popover, a fade): a look where the
         // puzzle's own digits do not all read is taken again, for at most 300 ms.
@@ -194,7 +198,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // Empty cells may still be fading in or waiting for a slow game: verification
         // sees to them. A different digit is the game's doing or a misplaced key.
         let last = typed.last().map_or(0, |m| m.cell);
-        let mut wrong: Vec<usize> = typed
+        let wrong: Vec<usize> = typed
             .iter()
             .filter(|m| !near(m.cell, last) && read[m.cell] != 0 && read[m.cell] != m.digit)
             .map(|m| m.cell)
@@ -213,33 +217,22 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             })
             .map(|m| m.cell)
             .collect();
-        // Every move since the last slow-down was lost as well: slowing down does not
-        // help this game (it takes no keys at all), so the pace stays.
-        let since: Vec<&Move> = typed
-            .iter()
-            .filter(|m| {
-                !near(m.cell, last)
-                    && typed_at.get(&m.cell).is_some_and(|at| {
-                        Some(*at) > self.slowed_at && at.elapsed() >= Duration::from_millis(300)
-                    })
-            })
-            .collect();
-        if self.slowed_at.is_some()
-            && since.len() >= 3
-            && since.iter().all(|m| lost.contains(&m.cell))
-        {
-            self.pace.helpless = true;
+        // Only what was typed since the last look tells about the pace now.
+        let fresh = |cells: &[usize]| {
+            cells
+                .iter()
+                .filter(|c| typed_at.get(c).is_some_and(|at| Some(*at) > since))
+                .count()
+        };
+        let (wrong_now, lost_now) = (fresh(&wrong), fresh(&lost));
+        if (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
+            info!(
+                "{wrong_now} digits in the wrong cell and {lost_now} lost since the last look: slowing down to {} ms after a click, {} ms after a key",
+                self.pace.after_click, self.pace.after_key
+            );
         }
+        let mut wrong = wrong;
         if lost.len() > 2 {
-            if self.pace.slower() {
-                self.slowed_at = Some(Instant::now());
-                info!(
-                    "{} digits typed did not take: slowing down to {} ms after a click, {} ms after a key",
-                    lost.len(),
-                    self.pace.after_click,
-                    self.pace.after_key
-                );
-            }
             wrong.extend(&lost);
         }
         if wrong.is_empty() {
@@ -249,12 +242,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             "{} shows a digit other than the one typed (or none); entering it again",
             cell_names(&wrong)
         );
-        if wrong.len() > lost.len() + 1 && self.pace.slower() {
-            info!(
-                "digits landed in the wrong cells: slowing down to {} ms after a click, {} ms after a key",
-                self.pace.after_click, self.pace.after_key
-            );
-        }
         Ok(Look::Retype(wrong))
     }
 

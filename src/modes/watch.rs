@@ -83,8 +83,7 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
         Ok(None)
     };
     let bot = Bot::new(screen, reader, input, config, opts.dry_run, out, stop);
-    drive(bot, opts.once, started, reopen)
-        .with_context(|| format!("playing window \"{title}\""))
+    drive(bot, opts.once, started, reopen).with_context(|| format!("playing window \"{title}\""))
 }
 
 /// A bot error as the command line reports it: a configured click point outside the

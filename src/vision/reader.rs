@@ -311,9 +311,12 @@ impl Reader {
             self.forget(&reading, &cells);
         }
         // A printed grid photographed flat can show a lattice too, but Tesseract is not
-        // the reader for paper. When the screenshot path does not give a puzzle with
-        // exactly one solution, the photo path has its say, and is taken when it does.
-        let settled = matches!(&screen, Ok(r) if count_solutions(&r.grid, 2) == 1);
+        // the reader for paper. When the screenshot path does not give a solvable
+        // puzzle, the photo path has its say, and is taken when its puzzle has exactly
+        // one solution. (A solvable screenshot reading with several solutions stands:
+        // games deal such puzzles, and the photo path's classifier could only turn one
+        // of its digits into another.)
+        let settled = matches!(&screen, Ok(r) if count_solutions(&r.grid, 2) >= 1);
         if settled || photo_first {
             return screen;
         }
