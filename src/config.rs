@@ -102,7 +102,9 @@ pub enum InputMethod {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InputConfig {
-    pub method: InputMethod,
+    /// Pins how digits are entered; unset, the bot learns it from the game's answer
+    /// to its first move.
+    pub method: Option<InputMethod>,
     /// Centres of the pad buttons 1 to 9, window pixels `[[x, y], ...]` (method "pad").
     pub pad: Option<Vec<[f32; 2]>>,
 }
@@ -346,7 +348,7 @@ impl Config {
         if let Some(pad) = &self.input.pad {
             check_points("input.pad", pad, false)?;
         }
-        if self.input.method == InputMethod::Pad {
+        if self.input.method == Some(InputMethod::Pad) {
             match &self.input.pad {
                 None => {
                     return invalid(
@@ -422,7 +424,7 @@ mod tests {
             "c.toml",
         )
         .unwrap();
-        assert_eq!(ok.input.method, InputMethod::Pad);
+        assert_eq!(ok.input.method, Some(InputMethod::Pad));
     }
 
     #[test]

@@ -367,7 +367,7 @@ fn a_grid_dimmed_by_the_game_is_not_typed_into() {
 fn keyboard_method_clicks_once_then_uses_arrows() {
     let (game, dir) = setup();
     let mut config = sim::quick_config(dir.path());
-    config.input.method = InputMethod::Keys;
+    config.input.method = Some(InputMethod::Keys);
     let (mut bot, _, _) = sim::bot(&game, config, false);
     assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
     let g = game.borrow();
@@ -381,7 +381,7 @@ fn pad_method_clicks_the_cell_then_the_digit_button() {
     let (game, dir) = setup();
     let pad: Vec<[f32; 2]> = (0..9).map(|d| [662.0 + 8.0 * d as f32, 20.0]).collect();
     let mut config = sim::quick_config(dir.path());
-    config.input.method = InputMethod::Pad;
+    config.input.method = Some(InputMethod::Pad);
     config.input.pad = Some(pad.clone());
     game.borrow_mut().pad = Some(pad);
     let (mut bot, _, _) = sim::bot(&game, config, false);
@@ -517,7 +517,7 @@ fn a_window_over_the_number_pad_stops_the_pad_clicks() {
     // The pad sits right of the grid; a window covers it but not the grid.
     let pad: Vec<[f32; 2]> = (0..9).map(|d| [700.0 + 4.0 * d as f32, 20.0]).collect();
     let mut config = sim::quick_config(dir.path());
-    config.input.method = InputMethod::Pad;
+    config.input.method = Some(InputMethod::Pad);
     config.input.pad = Some(pad.clone());
     {
         let mut g = game.borrow_mut();
@@ -930,4 +930,36 @@ fn a_game_that_takes_the_focus_late_is_played_slower_until_digits_land() {
     let outcome = bot.run_once().unwrap();
     assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
     assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+}
+
+// ---- Learning how the game takes digits ---------------------------------------------
+
+#[test]
+fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {
+    let (game, dir) = setup();
+    game.borrow_mut().palette = Some(1);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // One click (the first move, which showed the click enters a digit), then keys.
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
+}
+
+#[test]
+fn a_pinned_input_method_is_not_learnt() {
+    // Reads of the same game, learning and pinned: learning costs one look, after the
+    // first click.
+    let reads = |method: Option<InputMethod>| {
+        let (game, dir) = setup();
+        let mut config = sim::quick_config(dir.path());
+        config.input.method = method;
+        let (mut bot, _, _) = sim::bot(&game, config, false);
+        assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+        let g = game.borrow();
+        assert_eq!(g.clicks().len(), empty_cells(&g.givens).len());
+        g.reads
+    };
+    assert_eq!(reads(Some(InputMethod::Click)) + 1, reads(None));
 }

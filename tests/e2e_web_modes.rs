@@ -7,7 +7,7 @@
 //!
 //! Not here yet (issue 15 is open): `lag=300` (the page's first reading is refused by
 //! the second reading), `focus=50` (the pace slows down as it should, but the digits
-//! typed before it did count as the game's mistakes), `click=palette`, `mouse=off` and
+//! typed before it did count as the game's mistakes), `mouse=off` and
 //! `accept=stored` (the bot does not yet learn the input model, nor see red entries).
 
 mod support;
@@ -117,6 +117,36 @@ fn cells_that_are_text_fields_with_a_caret_are_read_past_it() {
         "Web Sudoku - Solved 1, mistakes 0",
     );
     assert!(stderr.contains("solved: entered"), "{stderr}");
+}
+
+#[test]
+fn a_game_whose_click_enters_the_palette_digit_is_learnt_and_played_with_keys() {
+    // A click on an empty cell enters the palette's chosen digit (1). The bot's first
+    // click shows it that (one wrong entry the game counts, put right by the key that
+    // follows); it plays the rest with arrow keys.
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let _turn = turn();
+    let window = desk.start_web_sudoku("theme=flat&cell=40&click=palette&accept=any", 760, 620);
+    let (stderr, ok) = play_once(&mut desk, &window, "");
+    assert!(ok, "bot failed: {stderr}");
+    let mut title = String::new();
+    let solved = (0..50).any(|_| {
+        title = desk.window_title(&window);
+        if title.starts_with("Web Sudoku - Solved 1, mistakes ") {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        false
+    });
+    assert!(solved, "title {title:?}; the bot said:\n{stderr}");
+    let mistakes: u32 = title.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(mistakes <= 1, "{title}: the bot said:\n{stderr}");
+    assert!(
+        stderr.contains("learnt: a click on an empty cell enters a digit"),
+        "{stderr}"
+    );
 }
 
 /// Starts the bot as a daemon (no `--once`).

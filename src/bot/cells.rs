@@ -89,7 +89,7 @@ pub(super) fn check_configured_points(
             )));
         }
     }
-    if config.input.method == InputMethod::Pad {
+    if config.input.method == Some(InputMethod::Pad) {
         for d in 1..=9u8 {
             match pad_point(config, window, d) {
                 Some(p) if inside(p) => {}

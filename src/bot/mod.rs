@@ -256,6 +256,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     focus_thief: Option<String>,
     /// The pauses between inputs, learnt from the game (the configured delays first).
     pace: pace::Pace,
+    /// How the game takes digits, once learnt from its answer to the first move (when
+    /// `[input] method` does not pin it).
+    learnt: Option<InputMethod>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -286,6 +289,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             last_input: None,
             focus_thief: None,
             pace,
+            learnt: None,
         }
     }
 

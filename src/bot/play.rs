@@ -36,7 +36,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     ) -> Result<Played, BotError> {
         self.wait_for_keys_released()?;
         let t = Instant::now();
-        let method = self.config.input.method;
+        let mut method = self.config.input.method.or(self.learnt).unwrap_or_default();
+        let mut learning = self.config.input.method.is_none() && self.learnt.is_none();
         // From here on the pointer is the bot's: where it is now, then where each click
         // leaves it.
         let mut left_pointer_at: Option<ScreenPoint> = Some(self.input.pointer()?);
@@ -110,6 +111,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.input.click(m.at)?;
                 left_pointer_at = Some(m.at);
                 self.pause(delays.after_click);
+                if learning {
+                    learning = false;
+                    let learnt = self.learn_from_click(m)?;
+                    self.learnt = Some(learnt);
+                    method = learnt;
+                }
             } else if let Some(from) = selected {
                 for key in arrow_path(from, m.cell) {
                     if let Some(stop) = self.focus_lost(start, map)? {
@@ -145,6 +152,42 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             t.elapsed().as_millis()
         );
         Ok(Played::All)
+    }
+
+    /// The first move's click, seen: a click that by itself put a digit in the empty
+    /// cell (a game with a number palette that keeps a chosen digit) makes the bot play
+    /// with arrow keys from this cell on, so that no other click enters a digit; else
+    /// clicking a cell and typing is the way. The key that follows puts this cell right.
+    fn learn_from_click(&mut self, m: Move) -> Result<InputMethod, BotError> {
+        // A browser draws a moment after the click: look for up to 150 ms.
+        let start = Instant::now();
+        let read = loop {
+            let capture = self.screen.capture()?;
+            let (picture, _) = self.crop_to_region(capture);
+            let picture = DynamicImage::ImageRgba8(picture);
+            let read = match self.reader.read(&picture, None) {
+                Ok(r) => Some(*r.grid.cells()),
+                Err(ReadError::Doubtful { reading, .. }) => Some(*reading.grid.cells()),
+                Err(ReadError::NoGrid) => None,
+                Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
+            };
+            let entered = read.is_some_and(|r| r[m.cell] != 0);
+            if entered || start.elapsed() >= Duration::from_millis(150) {
+                break read.unwrap_or([0; 81]);
+            }
+            self.pause(25);
+        };
+        debug!("learning look took {} ms", start.elapsed().as_millis());
+        if read[m.cell] != 0 {
+            info!(
+                "learnt: a click on an empty cell enters a digit by itself ({} at {}); playing with arrow keys from here",
+                read[m.cell],
+                cell_name(m.cell)
+            );
+            return Ok(InputMethod::Keys);
+        }
+        info!("learnt: a click selects the cell, a key enters the digit");
+        Ok(InputMethod::Click)
     }
 
     /// Captures and reads the grid to see what the moves `typed` did (the closed loop).

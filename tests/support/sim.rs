@@ -184,6 +184,8 @@ pub struct Game {
     pending_focus: Option<(Option<usize>, std::time::Instant)>,
     /// Clicks and keys sent while a window of another app was over the grid.
     pub input_while_covered: usize,
+    /// A number palette keeps this digit chosen: a click on an empty cell enters it.
+    pub palette: Option<u8>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -245,6 +247,7 @@ impl Game {
             focus_delay: None,
             pending_focus: None,
             input_while_covered: 0,
+            palette: None,
         }))
     }
 
@@ -687,6 +690,11 @@ impl Input for SimInput {
             }
         }
         let cell = g.cell_at(at);
+        if let (Some(d), Some(c)) = (g.palette, cell) {
+            if g.board.cells()[c] == 0 {
+                g.board.set(c / 9, c % 9, d);
+            }
+        }
         if g.focus_delay.is_some() {
             g.pending_focus = Some((cell, std::time::Instant::now()));
         } else {
