@@ -47,17 +47,29 @@ fn play_once(desk: &mut Desktop, window: &str, config: &str) -> (String, bool) {
     (stderr, out.status.success())
 }
 
-/// Waits until the game's title is `want`; panics with the title seen and `log`.
-fn title_becomes(desk: &mut Desktop, window: &str, want: &str, seconds: u64, log: &str) {
+/// Waits up to `seconds` for the game's title to pass `good`: whether it did, and the
+/// last title seen.
+fn wait_for_title(
+    desk: &Desktop,
+    window: &str,
+    seconds: u64,
+    good: impl Fn(&str) -> bool,
+) -> (bool, String) {
     let mut title = String::new();
     let ok = (0..seconds * 10).any(|_| {
         title = desk.window_title(window);
-        if title == want {
+        if good(&title) {
             return true;
         }
         std::thread::sleep(Duration::from_millis(100));
         false
     });
+    (ok, title)
+}
+
+/// Waits until the game's title is `want`; panics with the title seen and `log`.
+fn title_becomes(desk: &mut Desktop, window: &str, want: &str, seconds: u64, log: &str) {
+    let (ok, title) = wait_for_title(desk, window, seconds, |t| t == want);
     assert!(ok, "title is {title:?}, not {want:?}; the bot said:\n{log}");
 }
 
@@ -131,14 +143,8 @@ fn a_game_whose_click_enters_the_palette_digit_is_learnt_and_played_with_keys() 
     let window = desk.start_web_sudoku("theme=flat&cell=40&click=palette&accept=any", 760, 620);
     let (stderr, ok) = play_once(&mut desk, &window, "");
     assert!(ok, "bot failed: {stderr}");
-    let mut title = String::new();
-    let solved = (0..50).any(|_| {
-        title = desk.window_title(&window);
-        if title.starts_with("Web Sudoku - Solved 1, mistakes ") {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-        false
+    let (solved, title) = wait_for_title(&desk, &window, 5, |t| {
+        t.starts_with("Web Sudoku - Solved 1, mistakes ")
     });
     assert!(solved, "title {title:?}; the bot said:\n{stderr}");
     let mistakes: u32 = title.rsplit(' ').next().unwrap().parse().unwrap();
@@ -179,14 +185,8 @@ fn the_watch_plays_three_puzzles_in_a_row_under_a_well_done_banner() {
     // next puzzle is dealt in the same page.
     let window = desk.start_web_sudoku("theme=flat&cell=40&series=3", 600, 620);
     let bot = watch(&desk);
-    let mut title = String::new();
-    let done = (0..600).any(|_| {
-        title = desk.window_title(&window);
-        if title == "Web Sudoku - Solved 3, mistakes 0" {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-        false
+    let (done, title) = wait_for_title(&desk, &window, 60, |t| {
+        t == "Web Sudoku - Solved 3, mistakes 0"
     });
     // A moment more: the bot must not type into the solved grid.
     std::thread::sleep(Duration::from_millis(1500));
@@ -204,15 +204,8 @@ fn the_watch_plays_the_game_again_after_its_window_closed_and_opened() {
     let _turn = turn();
     let first = desk.start_web_sudoku("theme=flat&cell=40", 600, 620);
     let bot = watch(&desk);
-    let solved = |desk: &Desktop, w: &str| {
-        (0..300).any(|_| {
-            if desk.window_title(w) == "Web Sudoku - Solved" {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-            false
-        })
-    };
+    let solved =
+        |desk: &Desktop, w: &str| wait_for_title(desk, w, 30, |t| t == "Web Sudoku - Solved").0;
     let first_solved = solved(&desk, &first);
     // The user closes the game and opens it again: a fresh page with the same puzzle.
     desk.kill_newest();

@@ -162,15 +162,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // A browser draws a moment after the click: look for up to 150 ms.
         let start = Instant::now();
         let read = loop {
-            let capture = self.screen.capture()?;
-            let (picture, _) = self.crop_to_region(capture);
-            let picture = DynamicImage::ImageRgba8(picture);
-            let read = match self.reader.read(&picture, None) {
-                Ok(r) => Some(*r.grid.cells()),
-                Err(ReadError::Doubtful { reading, .. }) => Some(*reading.grid.cells()),
-                Err(ReadError::NoGrid) => None,
-                Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
-            };
+            let read = self.read_grid_now()?;
             let entered = read.is_some_and(|r| r[m.cell] != 0);
             if entered || start.elapsed() >= Duration::from_millis(150) {
                 break read.unwrap_or([0; 81]);
@@ -190,6 +182,20 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         Ok(InputMethod::Click)
     }
 
+    /// The digits the window shows now, read with the reader's cache (fast), doubtful
+    /// ones included; `None` when no grid is seen.
+    fn read_grid_now(&mut self) -> Result<Option<[u8; 81]>, BotError> {
+        let capture = self.screen.capture()?;
+        let (picture, _) = self.crop_to_region(capture);
+        let picture = DynamicImage::ImageRgba8(picture);
+        match self.reader.read(&picture, None) {
+            Ok(r) => Ok(Some(*r.grid.cells())),
+            Err(ReadError::Doubtful { reading, .. }) => Ok(Some(*reading.grid.cells())),
+            Err(ReadError::NoGrid) => Ok(None),
+            Err(ReadError::Engine(e)) => Err(BotError::Reader(e)),
+        }
+    }
+
     /// Captures and reads the grid to see what the moves `typed` did (the closed loop).
     /// A picture that cannot be read says nothing: play goes on, and verification has
     /// the last word.
@@ -204,16 +210,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // puzzle's own digits do not all read is taken again, for at most 300 ms.
         let start = Instant::now();
         let read = loop {
-            let capture = self.screen.capture()?;
-            let (picture, _) = self.crop_to_region(capture);
-            let picture = DynamicImage::ImageRgba8(picture);
-            let reading = match self.reader.read(&picture, None) {
-                Ok(r) => r,
-                Err(ReadError::Doubtful { reading, .. }) => *reading,
-                Err(ReadError::NoGrid) => return Ok(Look::AsTyped),
-                Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
+            let Some(read) = self.read_grid_now()? else {
+                return Ok(Look::AsTyped);
             };
-            let read = *reading.grid.cells();
             let mut changed: Vec<usize> = (0..81)
                 .filter(|&i| puzzle.cells()[i] != 0 && read[i] != puzzle.cells()[i])
                 .collect();
