@@ -949,8 +949,8 @@ fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {
 
 #[test]
 fn a_pinned_input_method_is_not_learnt() {
-    // Reads of the same game, learning and pinned: learning costs one look, after the
-    // first click.
+    // Reads of the same game, learning and pinned: learning looks after the first
+    // click (again for up to 150 ms while nothing shows in the cell).
     let reads = |method: Option<InputMethod>| {
         let (game, dir) = setup();
         let mut config = sim::quick_config(dir.path());
@@ -961,5 +961,5 @@ fn a_pinned_input_method_is_not_learnt() {
         assert_eq!(g.clicks().len(), empty_cells(&g.givens).len());
         g.reads
     };
-    assert_eq!(reads(Some(InputMethod::Click)) + 1, reads(None));
+    assert!(reads(Some(InputMethod::Click)) < reads(None));
 }
