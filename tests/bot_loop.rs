@@ -563,6 +563,28 @@ fn an_unmapped_game_window_gets_no_click() {
 }
 
 #[test]
+fn play_interrupted_by_a_lock_goes_on_with_the_same_solution_not_a_new_read() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.locked_after = Some((7, 4));
+        // After the lock, a given (r1c4, a 5) is hidden for a few readings, as under
+        // GNOME's popover: read as empty, the grid would have several solutions.
+        g.hide_given = Some((7, 3, 6));
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(
+        matches!(outcome, Outcome::Solved { several: false, .. }),
+        "{outcome:?}"
+    );
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // Every empty cell typed once: nothing was played from a re-read half grid.
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
+
+#[test]
 fn a_locked_screen_gets_no_input() {
     let (game, dir) = setup();
     game.borrow_mut().locked_after = Some((7, 4));

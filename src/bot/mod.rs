@@ -256,6 +256,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     focus_thief: Option<String>,
     /// The pauses between inputs, learnt from the game (the configured delays first).
     pace: pace::Pace,
+    /// The puzzle being played (as read before the first move), its solution, and
+    /// whether it has several: kept across pauses so that play goes on where it was.
+    playing: Option<(Grid, Grid, bool)>,
     /// How the game takes digits, once learnt from its answer to the first move (when
     /// `[input] method` does not pin it).
     learnt: Option<InputMethod>,
@@ -290,6 +293,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             focus_thief: None,
             pace,
             learnt: None,
+            playing: None,
         }
     }
 
@@ -469,56 +473,76 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.last_reason = "the grid in the window is already full".into();
             return Ok(Step::Wait(self.last_reason.clone()));
         }
-        // Several solutions: play one, when every digit was read with confidence (the
-        // second reading below must confirm them all as well).
-        let play_one = self.config.puzzle.several_solutions == SeveralSolutions::Play
-            && low_confidence_cells(&reading).is_empty();
-        let found = match solver::solve(&grid) {
-            Solution::Multiple(s) if play_one => Ok((s, true)),
-            _ => unique_solution(&grid).map(|s| (s, false)),
-        };
-        let (mut solution, several) = match found {
-            Ok(found) => found,
-            Err((reason, mut cells)) => {
-                self.last_reason = reason.clone();
-                if cells.is_empty() {
-                    cells = low_confidence_cells(&reading);
+        // A puzzle whose play was interrupted (a pause) goes on from what is seen, with
+        // the same puzzle and solution: it is not solved again from the half-filled grid,
+        // where a given hidden by the game's popover (left open by the pause) would
+        // read as an empty cell. Only the puzzle's empty cells are typed into.
+        if let Some((_, solution, _)) = self.playing {
+            let agrees =
+                (0..81).all(|i| grid.cells()[i] == 0 || grid.cells()[i] == solution.cells()[i]);
+            if !agrees {
+                self.playing = None;
+            }
+        }
+        let (puzzle, mut solution, several) = if let Some(resumed) = self.playing {
+            info!("going on with the puzzle that was interrupted");
+            resumed
+        } else {
+            // Several solutions: play one, when every digit was read with confidence (the
+            // second reading below must confirm them all as well).
+            let play_one = self.config.puzzle.several_solutions == SeveralSolutions::Play
+                && low_confidence_cells(&reading).is_empty();
+            let found = match solver::solve(&grid) {
+                Solution::Multiple(s) if play_one => Ok((s, true)),
+                _ => unique_solution(&grid).map(|s| (s, false)),
+            };
+            let (solution, several) = match found {
+                Ok(found) => found,
+                Err((reason, mut cells)) => {
+                    self.last_reason = reason.clone();
+                    if cells.is_empty() {
+                        cells = low_confidence_cells(&reading);
+                    }
+                    let all: Vec<usize> = (0..81).collect();
+                    self.reader.forget(&reading, &all);
+                    let picture_path =
+                        self.save_debug_picture(&picture, Some(&reading), &cells, seen);
+                    return Err(BotError::Refused {
+                        reason,
+                        cells,
+                        picture: picture_path,
+                    });
                 }
+            };
+            // A second reading, sharing no cache with the first, must agree on every digit.
+            let unconfirmed = self
+                .reader
+                .confirm(&picture, &reading)
+                .map_err(|e| match e {
+                    ReadError::Engine(e) => BotError::Reader(e),
+                    other => BotError::Reader(other.to_string()),
+                })?;
+            if !unconfirmed.is_empty() {
                 let all: Vec<usize> = (0..81).collect();
                 self.reader.forget(&reading, &all);
-                let picture_path = self.save_debug_picture(&picture, Some(&reading), &cells, seen);
+                let reason = format!(
+                    "a second reading does not confirm {} of the digits read",
+                    unconfirmed.len()
+                );
+                self.last_reason = reason.clone();
+                let picture_path =
+                    self.save_debug_picture(&picture, Some(&reading), &unconfirmed, seen);
                 return Err(BotError::Refused {
                     reason,
-                    cells,
+                    cells: unconfirmed,
                     picture: picture_path,
                 });
             }
+            (grid, solution, several)
         };
-        // A second reading, sharing no cache with the first, must agree on every digit.
-        let unconfirmed = self
-            .reader
-            .confirm(&picture, &reading)
-            .map_err(|e| match e {
-                ReadError::Engine(e) => BotError::Reader(e),
-                other => BotError::Reader(other.to_string()),
-            })?;
-        if !unconfirmed.is_empty() {
-            let all: Vec<usize> = (0..81).collect();
-            self.reader.forget(&reading, &all);
-            let reason = format!(
-                "a second reading does not confirm {} of the digits read",
-                unconfirmed.len()
-            );
-            self.last_reason = reason.clone();
-            let picture_path =
-                self.save_debug_picture(&picture, Some(&reading), &unconfirmed, seen);
-            return Err(BotError::Refused {
-                reason,
-                cells: unconfirmed,
-                picture: picture_path,
-            });
-        }
-        let moves = plan_moves(&grid, &solution, &map);
+        self.playing = Some((puzzle, solution, several));
+        let mut moves = plan_moves(&grid, &solution, &map);
+        moves.retain(|m| puzzle.cells()[m.cell] == 0);
         info!("puzzle {} read, {} cells to fill", grid, moves.len());
         if several {
             info!("the puzzle has more than one solution; playing one of them");
@@ -528,7 +552,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 writeln!(self.out, "{m}").map_err(BotError::Output)?;
             }
             self.out.flush().map_err(BotError::Output)?;
-            self.finished = Some((grid, solution));
+            self.playing = None;
+            self.finished = Some((puzzle, solution));
             return Ok(Step::Done(Outcome::Planned {
                 puzzle: grid,
                 moves: moves.len(),
@@ -551,7 +576,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.focus_thief = None;
         }
         let before: HashSet<u32> = view.above.iter().map(|w| w.id).collect();
-        match self.play(&moves, &grid, &view, &map)? {
+        match self.play(&moves, &puzzle, &view, &map)? {
             Played::All => {}
             Played::Paused(reason) => {
                 info!("stopped typing: {reason}");
@@ -565,15 +590,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             Played::Stopped => return Ok(Step::Done(Outcome::Stopped)),
         }
-        let verified = self.verify(&grid, &mut solution, several, &view, map, &before);
+        let verified = self.verify(&puzzle, &mut solution, several, &view, map, &before);
         // Whatever came of it, this puzzle had its turn: the watch plays the next one.
-        self.finished = Some((grid, solution));
+        self.playing = None;
+        self.finished = Some((puzzle, solution));
         self.last_seen = None;
         let Some(verified) = verified? else {
             return Ok(Step::Done(Outcome::Stopped));
         };
         Ok(Step::Done(Outcome::Solved {
-            puzzle: grid,
+            puzzle,
             solution,
             moves: moves.len(),
             verified,

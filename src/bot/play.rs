@@ -337,14 +337,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         Ok(())
     }
 
-    /// `None` when the game has the keyboard focus. Else why the bot stops typing: the
-    /// game itself went away (unmapped, minimised, moved: a pause), or another window
-    /// took the focus.
+    /// `None` when the screen is unlocked and the game has the keyboard focus. Else why
+    /// the bot stops typing: the screen locked or the game itself went away
+    /// (unmapped, minimised, moved: a pause), or another window took the focus.
     pub(super) fn focus_lost(
         &mut self,
         start: &WindowView,
         map: &CellMap,
     ) -> Result<Option<Played>, BotError> {
+        // The screen may have locked since the move's checks (the pause after a click
+        // is long in slow games): a key now would go to the lock screen.
+        if let Some(why) = self.screen.locked()? {
+            return Ok(Some(Played::Paused(why)));
+        }
         let Some(thief) = self.focus_check()? else {
             return Ok(None);
         };

@@ -186,6 +186,9 @@ pub struct Game {
     pub input_while_covered: usize,
     /// A number palette keeps this digit chosen: a click on an empty cell enters it.
     pub palette: Option<u8>,
+    /// Once this many digits were typed, the next N readings miss the given in this
+    /// cell (a popover over it): (digits, cell, readings).
+    pub hide_given: Option<(usize, usize, usize)>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -248,6 +251,7 @@ impl Game {
             pending_focus: None,
             input_while_covered: 0,
             palette: None,
+            hide_given: None,
         }))
     }
 
@@ -599,6 +603,14 @@ impl GridReader for SimReader {
                 seen.set(i / 9, i % 9, 0);
             }
             return Ok(g.reading_of(seen));
+        }
+        if let Some((after, cell, reads)) = g.hide_given {
+            if g.digits_typed >= after && reads > 0 {
+                g.hide_given = Some((after, cell, reads - 1));
+                let mut seen = g.board;
+                seen.set(cell / 9, cell % 9, 0);
+                return Ok(g.reading_of(seen));
+            }
         }
         match g.read_mode.clone() {
             ReadMode::Truth => Ok(g.reading_of(g.board)),
