@@ -13,36 +13,18 @@
 mod support;
 
 use std::process::{Child, Stdio};
-use std::sync::Mutex;
 use std::time::Duration;
 
 use support::desktop::{self, Desktop};
 
-/// One Chromium at a time (a 2-core machine).
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
-fn turn() -> std::sync::MutexGuard<'static, ()> {
-    ONE_BROWSER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Plays the page opened with `query` once (`--once`), and returns the bot's stderr
+/// Plays the game in `window` once (`--once`), and returns the bot's stderr
 /// and whether it exited 0.
 fn play_once(desk: &mut Desktop, window: &str, config: &str) -> (String, bool) {
-    let config_path = desk.dir.path().join("modes.toml");
-    std::fs::write(&config_path, config).unwrap();
-    let out = desk.bot(&[
-        "--window",
-        "Web Sudoku",
-        "--once",
-        "-v",
-        "--config",
-        config_path.to_str().unwrap(),
-    ]);
+    let out = desk.bot_once("Web Sudoku", config);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
-        desk.screenshot(&std::path::Path::new(&dir).join(format!("modes-{window}.png")));
+        let test = std::thread::current().name().unwrap_or(window).to_string();
+        desk.screenshot(&std::path::Path::new(&dir).join(format!("modes-{test}.png")));
     }
     (stderr, out.status.success())
 }
@@ -78,7 +60,7 @@ fn plays(query: &str, width: u32, height: u32, want_title: &str) -> String {
     let Some(mut desk) = desktop::start() else {
         return String::new();
     };
-    let _turn = turn();
+    let _turn = desktop::browser_turn();
     let window = desk.start_web_sudoku(query, width, height);
     let (stderr, ok) = play_once(&mut desk, &window, "");
     assert!(ok, "bot failed on {query}: {stderr}");
@@ -111,7 +93,7 @@ fn a_puzzle_with_several_solutions_is_played_to_a_valid_grid() {
 }
 
 #[test]
-fn digits_that_fade_in_over_200_ms_are_not_typed_twice() {
+fn digits_that_fade_in_over_200_ms_end_solved_with_no_mistakes() {
     plays(
         "theme=flat&cell=40&fade=200&accept=any",
         600,
@@ -139,7 +121,7 @@ fn a_game_whose_click_enters_the_palette_digit_is_learnt_and_played_with_keys() 
     let Some(mut desk) = desktop::start() else {
         return;
     };
-    let _turn = turn();
+    let _turn = desktop::browser_turn();
     let window = desk.start_web_sudoku("theme=flat&cell=40&click=palette&accept=any", 760, 620);
     let (stderr, ok) = play_once(&mut desk, &window, "");
     assert!(ok, "bot failed: {stderr}");
@@ -180,7 +162,7 @@ fn the_watch_plays_three_puzzles_in_a_row_under_a_well_done_banner() {
     let Some(mut desk) = desktop::start() else {
         return;
     };
-    let _turn = turn();
+    let _turn = desktop::browser_turn();
     // Each solved puzzle gets a "Well done!" banner over rows 4-6 for 1.5 s, then the
     // next puzzle is dealt in the same page.
     let window = desk.start_web_sudoku("theme=flat&cell=40&series=3", 600, 620);
@@ -201,7 +183,7 @@ fn the_watch_plays_the_game_again_after_its_window_closed_and_opened() {
     let Some(mut desk) = desktop::start() else {
         return;
     };
-    let _turn = turn();
+    let _turn = desktop::browser_turn();
     let first = desk.start_web_sudoku("theme=flat&cell=40", 600, 620);
     let bot = watch(&desk);
     let solved =

@@ -7,32 +7,16 @@
 
 mod support;
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use support::desktop::{self, Desktop};
 
-/// One Chromium at a time: four browsers starting at once on a 2-core machine take
-/// longer than any sensible wait.
-static ONE_BROWSER: Mutex<()> = Mutex::new(());
-
 /// Plays the page opened with `query` in a window of `width` x `height`, with extra
 /// configuration `config` (TOML), and checks the page says solved.
 fn play(desk: &mut Desktop, query: &str, width: u32, height: u32, config: &str) {
-    let _turn = ONE_BROWSER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _turn = desktop::browser_turn();
     let window = desk.start_web_sudoku(query, width, height);
-    let config_path = desk.dir.path().join("web.toml");
-    std::fs::write(&config_path, config).unwrap();
-    let out = desk.bot(&[
-        "--window",
-        "Web Sudoku",
-        "--once",
-        "-v",
-        "--config",
-        config_path.to_str().unwrap(),
-    ]);
+    let out = desk.bot_once("Web Sudoku", config);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
         let name = query.replace(['&', '='], "-");

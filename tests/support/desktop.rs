@@ -438,6 +438,21 @@ impl Desktop {
         );
     }
 
+    /// Runs `sudoku-bot --window TITLE --once -v` with `config` (TOML) as its
+    /// configuration file.
+    pub fn bot_once(&self, title: &str, config: &str) -> Output {
+        let path = self.dir.path().join("bot-once.toml");
+        std::fs::write(&path, config).expect("write the configuration");
+        self.bot(&[
+            "--window",
+            title,
+            "--once",
+            "-v",
+            "--config",
+            path.to_str().expect("utf-8 path"),
+        ])
+    }
+
     /// Runs sudoku-bot on this display.
     pub fn bot(&self, args: &[&str]) -> Output {
         self.command(env!("CARGO_BIN_EXE_sudoku-bot"))
@@ -488,4 +503,15 @@ impl Drop for Desktop {
             let _ = child.wait();
         }
     }
+}
+
+/// One Chromium at a time in a test binary: several browsers starting at once on a
+/// 2-core machine take longer than any sensible wait.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Waits for this test's turn with a browser.
+pub fn browser_turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_BROWSER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
