@@ -38,6 +38,7 @@ mod cells;
 mod debug_pictures;
 mod evidence;
 mod fingerprint;
+mod learn;
 mod pace;
 mod play;
 mod verify;
@@ -47,6 +48,7 @@ use cells::{check_configured_points, pad_point};
 pub use debug_pictures::default_debug_dir;
 pub use evidence::{classify, Verdict};
 pub use fingerprint::fingerprint;
+use learn::Observed;
 
 /// Reads a grid from a picture; [`crate::vision::Reader`] is the real one.
 pub trait GridReader {
@@ -154,6 +156,9 @@ pub enum BotError {
     Interfered(String),
     #[error("stopped typing: the keyboard focus is on {0}, not the game")]
     FocusLost(String),
+    /// The first moves did not show how the game takes digits.
+    #[error("could not learn how the game takes digits: {0}")]
+    Unlearnt(String),
     /// A configured click point that cannot be used (bad configuration: exit 2).
     #[error("{0}")]
     Config(String),
@@ -259,9 +264,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     /// The puzzle being played (as read before the first move), its solution, and
     /// whether it has several: kept across pauses so that play goes on where it was.
     playing: Option<(Grid, Grid, bool)>,
-    /// How the game takes digits, once learnt from its answer to the first move (when
-    /// `[input] method` does not pin it).
-    learnt: Option<InputMethod>,
+    /// How the game takes digits and how fast, learnt from its answers to the first
+    /// moves (when `[input] method` does not pin it).
+    model: learn::Model,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -292,7 +297,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             last_input: None,
             focus_thief: None,
             pace,
-            learnt: None,
+            model: learn::Model::default(),
             playing: None,
         }
     }
@@ -432,6 +437,17 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.last_reason = "no sudoku grid in the window".into();
                 return Ok(Step::Wait(self.last_reason.clone()));
             }
+            // Digits of the bot's own that went to the wrong cells (a game that took
+            // the focus late) clash with the givens: play goes on with the puzzle it
+            // was playing, and types over them.
+            Err(ReadError::Doubtful { reading, .. })
+                if self.playing.is_some_and(|(puzzle, solution, _)| {
+                    same_puzzle_half_played(&reading.grid, &puzzle, &solution)
+                }) =>
+            {
+                info!("the grid reads with clashes in cells the bot typed into; going on with the same puzzle");
+                *reading
+            }
             Err(ReadError::Doubtful {
                 reason,
                 cells,
@@ -477,10 +493,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // the same puzzle and solution: it is not solved again from the half-filled grid,
         // where a given hidden by the game's popover (left open by the pause) would
         // read as an empty cell. Only the puzzle's empty cells are typed into.
-        if let Some((_, solution, _)) = self.playing {
-            let agrees =
-                (0..81).all(|i| grid.cells()[i] == 0 || grid.cells()[i] == solution.cells()[i]);
-            if !agrees {
+        if let Some((puzzle, solution, _)) = self.playing {
+            if !same_puzzle_half_played(&grid, &puzzle, &solution) {
                 self.playing = None;
             }
         }
@@ -650,6 +664,20 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             std::thread::sleep((end - now).min(Duration::from_millis(50)));
         }
     }
+}
+
+/// Whether `grid` is `puzzle` being played: every given reads the same (a few may read
+/// empty, hidden by a popover the pause left open), and the other cells are empty or
+/// hold the solution, but for some wrong digits the bot will type over (at most 20). A
+/// new puzzle has other givens in most of these places.
+fn same_puzzle_half_played(grid: &Grid, puzzle: &Grid, solution: &Grid) -> bool {
+    let (g, p, s) = (grid.cells(), puzzle.cells(), solution.cells());
+    let given_changed = (0..81).any(|i| p[i] != 0 && g[i] != 0 && g[i] != p[i]);
+    let givens_hidden = (0..81).filter(|&i| p[i] != 0 && g[i] == 0).count();
+    let wrong = (0..81)
+        .filter(|&i| p[i] == 0 && g[i] != 0 && g[i] != s[i])
+        .count();
+    !given_changed && givens_hidden <= 9 && wrong <= 20
 }
 
 /// Why we must wait when a window stacked above covers `area`, else `None`.

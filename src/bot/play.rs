@@ -36,8 +36,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     ) -> Result<Played, BotError> {
         self.wait_for_keys_released()?;
         let t = Instant::now();
-        let mut method = self.config.input.method.or(self.learnt).unwrap_or_default();
-        let mut learning = self.config.input.method.is_none() && self.learnt.is_none();
+        let pinned = self.config.input.method;
+        let mut expect = *puzzle.cells();
+        let mut last_key: Option<Instant> = None;
         // From here on the pointer is the bot's: where it is now, then where each click
         // leaves it.
         let mut left_pointer_at: Option<ScreenPoint> = Some(self.input.pointer()?);
@@ -85,6 +86,31 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     Look::Changed(why) => return Ok(Played::Paused(why)),
                 }
             }
+            if pinned.is_none() && self.model.learning() {
+                let observed = self.observed_move(
+                    m,
+                    &expect,
+                    &mut selected,
+                    &mut left_pointer_at,
+                    last_key,
+                    start,
+                    map,
+                )?;
+                match observed {
+                    Observed::Entered => {
+                        typed.push(m);
+                        expect[m.cell] = m.digit;
+                        typed_at.insert(m.cell, Instant::now());
+                        last_key = Some(Instant::now());
+                        if !self.model.learning() {
+                            self.pause(self.pace.after_key);
+                        }
+                        continue;
+                    }
+                    Observed::Stop(played) => return Ok(played),
+                }
+            }
+            let method = pinned.or(self.model.method).unwrap_or_default();
             let delays = self.pace.clone();
             let clicks_cell = !(method == InputMethod::Keys && selected.is_some());
             let pad = match method {
@@ -111,12 +137,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.input.click(m.at)?;
                 left_pointer_at = Some(m.at);
                 self.pause(delays.after_click);
-                if learning {
-                    learning = false;
-                    let learnt = self.learn_from_click(m)?;
-                    self.learnt = Some(learnt);
-                    method = learnt;
-                }
             } else if let Some(from) = selected {
                 for key in arrow_path(from, m.cell) {
                     if let Some(stop) = self.focus_lost(start, map)? {
@@ -140,6 +160,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             selected = Some(m.cell);
             typed.push(m);
+            expect[m.cell] = m.digit;
+            last_key = Some(Instant::now());
             typed_at.insert(m.cell, Instant::now());
             self.last_input = Some(Instant::now());
             self.pause(delays.after_key);
@@ -154,37 +176,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         Ok(Played::All)
     }
 
-    /// The first move's click, seen: a click that by itself put a digit in the empty
-    /// cell (a game with a number palette that keeps a chosen digit) makes the bot play
-    /// with arrow keys from this cell on, so that no other click enters a digit; else
-    /// clicking a cell and typing is the way. The key that follows puts this cell right.
-    fn learn_from_click(&mut self, m: Move) -> Result<InputMethod, BotError> {
-        // A browser draws a moment after the click: look for up to 150 ms.
-        let start = Instant::now();
-        let read = loop {
-            let read = self.read_grid_now()?;
-            let entered = read.is_some_and(|r| r[m.cell] != 0);
-            if entered || start.elapsed() >= Duration::from_millis(150) {
-                break read.unwrap_or([0; 81]);
-            }
-            self.pause(25);
-        };
-        debug!("learning look took {} ms", start.elapsed().as_millis());
-        if read[m.cell] != 0 {
-            info!(
-                "learnt: a click on an empty cell enters a digit by itself ({} at {}); playing with arrow keys from here",
-                read[m.cell],
-                cell_name(m.cell)
-            );
-            return Ok(InputMethod::Keys);
-        }
-        info!("learnt: a click selects the cell, a key enters the digit");
-        Ok(InputMethod::Click)
-    }
-
     /// The digits the window shows now, read with the reader's cache (fast), doubtful
     /// ones included; `None` when no grid is seen.
-    fn read_grid_now(&mut self) -> Result<Option<[u8; 81]>, BotError> {
+    pub(super) fn read_grid_now(&mut self) -> Result<Option<[u8; 81]>, BotError> {
         let capture = self.screen.capture()?;
         let (picture, _) = self.crop_to_region(capture);
         let picture = DynamicImage::ImageRgba8(picture);

@@ -1,0 +1,524 @@
+//! The game model: how this game takes digits and how fast, learnt from what its first
+//! moves do on the screen.
+//!
+//! Until three moves in a row have gone as expected at the pace in use, every move is
+//! played in observed steps (captures after the click and after the key):
+//! - a click whose cell takes on a new look has selected it; a game that showed that
+//!   before and shows nothing now ignored the click (it is busy): the click is sent
+//!   again later, and the pause after a key grows to what it took;
+//! - a click that puts a digit in an empty cell by itself is a number palette: the
+//!   rest is played with arrow keys from that cell;
+//! - a key whose digit does not show is sent again later (a game busy after each move),
+//!   and the pause after a click grows to what it took; a digit that is still being
+//!   drawn (a fade) is waited for, not typed again;
+//! - a digit that lands in another cell is erased there (Backspace, else Delete). When
+//!   the click had visibly selected the cell, the game takes the focus late: slower.
+//!   When it had not, clicks do not move the game's cursor: play goes on with arrow
+//!   keys from where the digit landed;
+//! - a key that changes nothing anywhere, after a click that changed nothing: a
+//!   keyboard-only game whose cursor is on a given. One arrow key shows where the
+//!   cursor is (the two cells whose look it swaps), and play goes on with arrows.
+
+use super::*;
+
+/// Moves in a row that must go as expected before the bot stops looking after each.
+const CONFIRM_MOVES: u32 = 3;
+/// How long the first look after an input waits for its effect (long enough for a game
+/// that draws a few frames late on a loaded machine); each new try doubles it.
+const FIRST_WAIT_MS: u64 = 120;
+/// Tries of the same click or key before the game is called deaf to it.
+const TRIES: u32 = 4;
+/// Grey levels a block of a cell must change by for the cell to look different.
+const LOOK_CHANGE: i32 = 12;
+
+/// What the bot knows of the game (kept for the whole watch).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Model {
+    /// How digits go in, once learnt (else what the config says, else click + key).
+    pub method: Option<InputMethod>,
+    /// Whether a click visibly selects a cell in this game.
+    pub shows_selection: Option<bool>,
+    /// Moves in a row that went as expected at the current pace.
+    pub confirmed: u32,
+    /// Whether the palette look (does a click alone enter a digit?) was taken.
+    pub palette_checked: bool,
+    /// When the first observed move began.
+    pub started: Option<Instant>,
+}
+
+impl Model {
+    /// Whether moves are still played in observed steps.
+    pub fn learning(&self) -> bool {
+        self.confirmed < CONFIRM_MOVES
+    }
+}
+
+/// How an observed move ended.
+pub(super) enum Observed {
+    /// The digit shows in its cell.
+    Entered,
+    /// Play must stop (a safety check said so).
+    Stop(Played),
+}
+
+/// A cell's look: the mean grey of 6x6 blocks of its middle 70%.
+type Look = [u8; 36];
+
+impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
+    /// Plays move `m` in observed steps and learns from what it did (module docs).
+    /// `selected` is the cell the game's cursor is on, when known; `last_key` when the
+    /// last digit key went.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn observed_move(
+        &mut self,
+        m: Move,
+        expect: &[u8; 81],
+        selected: &mut Option<usize>,
+        left_pointer_at: &mut Option<ScreenPoint>,
+        last_key: Option<Instant>,
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Observed, BotError> {
+        let origin = (start.window.rect.x, start.window.rect.y);
+        let mut first_try = true;
+        self.model.started.get_or_insert_with(Instant::now);
+        for _attempt in 0..3 {
+            let mut shown_after = None;
+            let mut before_click = None;
+            let method = self.model.method.unwrap_or_default();
+            let arrows = method == InputMethod::Keys && selected.is_some();
+            let points: Vec<ScreenPoint> = (!arrows).then_some(m.at).into_iter().collect();
+            if let Some(why) = self.unsafe_to_act(start, map, &points)? {
+                return Ok(Observed::Stop(Played::Paused(why)));
+            }
+            if let Some(expected) = *left_pointer_at {
+                self.check_pointer(expected, m.cell)?;
+            }
+            self.check_user(m.cell)?;
+            if arrows {
+                let from = selected.unwrap_or(m.cell);
+                for key in arrow_path(from, m.cell) {
+                    if let Some(stop) = self.focus_lost(start, map)? {
+                        return Ok(Observed::Stop(stop));
+                    }
+                    self.input.key(key)?;
+                    self.pause(self.pace.after_arrow);
+                }
+                *selected = Some(m.cell);
+            } else {
+                let since_key = last_key.map(|t| t.elapsed().as_millis() as u64);
+                if let Some(wait) = since_key.and_then(|e| self.pace.after_key.checked_sub(e)) {
+                    self.pause(wait);
+                }
+                before_click = *selected;
+                let clicked = self.observed_click(m, map, origin)?;
+                shown_after = clicked.shown_after;
+                *left_pointer_at = Some(m.at);
+                if clicked.tries > 1 {
+                    first_try = false;
+                    if let Some(t) = last_key {
+                        let took = clicked.at.duration_since(t).as_millis() as u64;
+                        self.pace.after_key = self.pace.after_key.max(took.min(self.pace.slowest));
+                        info!(
+                            "learnt: the game ignores a click that comes soon after a key; {} ms after a key from now on",
+                            self.pace.after_key
+                        );
+                    }
+                }
+                if !self.model.palette_checked {
+                    self.model.palette_checked = true;
+                    if let Some(read) = self.read_grid_now()? {
+                        if expect[m.cell] == 0 && read[m.cell] != 0 {
+                            info!(
+                                "learnt: a click on an empty cell enters a digit by itself ({} at {}); playing with arrow keys from here",
+                                read[m.cell],
+                                cell_name(m.cell)
+                            );
+                            self.model.method = Some(InputMethod::Keys);
+                        }
+                    }
+                }
+                if selected.is_none() || self.model.method != Some(InputMethod::Keys) {
+                    *selected = Some(m.cell);
+                }
+                // The key waits for the pace, or for the selection to show, whichever
+                // is later.
+                let shown = clicked.shown_after.unwrap_or(0);
+                self.pause(self.pace.after_click.saturating_sub(shown));
+            }
+            let before = self.cell_looks(map, origin)?;
+            if let Some(stop) = self.focus_lost(start, map)? {
+                return Ok(Observed::Stop(stop));
+            }
+            let key_sent = Instant::now();
+            match self.observed_key(m, expect, &before, start, map, origin)? {
+                KeyEffect::Entered { tries, drawn_after } => {
+                    debug!(
+                        "observed {}: selection shown after {:?} ms, digit drawn after {:?} ms, {tries} key tries",
+                        cell_name(m.cell),
+                        shown_after,
+                        drawn_after
+                    );
+                    // A selection drawn clearly later than the digit is drawn: the
+                    // focus follows the click late, and keys must wait for it.
+                    if let (Some(shown), Some(drawn)) = (shown_after, drawn_after) {
+                        if shown > drawn + 15 {
+                            let pause = ((shown - drawn) * 3 / 2 + 10).min(self.pace.slowest);
+                            if pause > self.pace.after_click {
+                                self.pace.after_click = pause;
+                                first_try = false;
+                                info!(
+                                    "learnt: the game selects a clicked cell {shown} ms after the click (it draws a digit {drawn} ms after its key); {pause} ms after a click from now on"
+                                );
+                            }
+                        }
+                    }
+                    if tries > 1 {
+                        first_try = false;
+                        let took = key_sent.elapsed().as_millis() as u64;
+                        self.pace.after_click =
+                            self.pace.after_click.max(took.min(self.pace.slowest));
+                        info!(
+                            "learnt: the game ignores a key that comes soon after a click; {} ms after a click from now on",
+                            self.pace.after_click
+                        );
+                    }
+                    self.model.confirmed = if first_try {
+                        self.model.confirmed + 1
+                    } else {
+                        0
+                    };
+                    if !self.model.learning() {
+                        info!(
+                            "learnt: {}; {} ms after a click, {} ms after a key (learning took {} ms)",
+                            describe_method(self.model.method.unwrap_or_default()),
+                            self.pace.after_click,
+                            self.pace.after_key,
+                            self.model.started.map_or(0, |t| t.elapsed().as_millis())
+                        );
+                    }
+                    return Ok(Observed::Entered);
+                }
+                KeyEffect::Stop(p) => return Ok(Observed::Stop(p)),
+                KeyEffect::Elsewhere(w) => {
+                    first_try = false;
+                    self.model.confirmed = 0;
+                    self.put_back(w, expect)?;
+                    // The cell selected before the click, or a click that visibly
+                    // selected this one: the focus came late.
+                    let late = before_click == Some(w) || self.model.shows_selection == Some(true);
+                    if late && self.model.method != Some(InputMethod::Keys) {
+                        self.pace.slower();
+                        info!(
+                            "learnt: the game takes the focus late (the digit for {} went to {}); {} ms after a click from now on",
+                            cell_name(m.cell),
+                            cell_name(w),
+                            self.pace.after_click
+                        );
+                        *selected = Some(w);
+                    } else {
+                        info!(
+                            "learnt: a click does not move the game's cursor (the digit for {} went to {}); playing with arrow keys from there",
+                            cell_name(m.cell),
+                            cell_name(w)
+                        );
+                        self.model.method = Some(InputMethod::Keys);
+                        *selected = Some(w);
+                    }
+                }
+                KeyEffect::Nothing => {
+                    first_try = false;
+                    self.model.confirmed = 0;
+                    match self.find_cursor(map, origin, start)? {
+                        Some(cursor) => {
+                            info!(
+                                "learnt: the game is played with the keyboard only; its cursor is at {}; playing with arrow keys",
+                                cell_name(cursor)
+                            );
+                            self.model.method = Some(InputMethod::Keys);
+                            *selected = Some(cursor);
+                        }
+                        None => {
+                            return Err(BotError::Unlearnt(format!(
+                                "neither a click on {} nor the key {} changed anything, and no cursor of the game's could be found; set [input] method in config.toml",
+                                cell_name(m.cell),
+                                m.digit
+                            )))
+                        }
+                    }
+                }
+            }
+        }
+        Err(BotError::Unlearnt(format!(
+            "the digit for {} did not go into its cell after three tries",
+            cell_name(m.cell)
+        )))
+    }
+
+    /// Clicks the cell of `m` and looks for the click's effect on it.
+    fn observed_click(
+        &mut self,
+        m: Move,
+        map: &CellMap,
+        origin: (i32, i32),
+    ) -> Result<Clicked, BotError> {
+        let before = self.cell_looks(map, origin)?[m.cell];
+        let mut wait = FIRST_WAIT_MS;
+        for tries in 1..=TRIES {
+            self.input.click(m.at)?;
+            let at = Instant::now();
+            self.last_input = Some(at);
+            // A game that shows no selection has nothing to wait for.
+            let limit = if self.model.shows_selection == Some(false) {
+                0
+            } else {
+                wait
+            };
+            while at.elapsed() < Duration::from_millis(limit) {
+                let now = self.cell_looks(map, origin)?[m.cell];
+                if looks_differ(&before, &now) {
+                    self.model.shows_selection = Some(true);
+                    return Ok(Clicked {
+                        tries,
+                        at,
+                        shown_after: Some(at.elapsed().as_millis() as u64),
+                    });
+                }
+                self.pause(5);
+            }
+            // A game that never showed a selection gets its key now.
+            if self.model.shows_selection != Some(true) {
+                self.model.shows_selection = Some(false);
+                return Ok(Clicked {
+                    tries,
+                    at,
+                    shown_after: None,
+                });
+            }
+            debug!("the click on {} changed nothing; again", cell_name(m.cell));
+            wait *= 2;
+        }
+        Ok(Clicked {
+            tries: TRIES,
+            at: Instant::now(),
+            shown_after: None,
+        })
+    }
+
+    /// Types the digit of `m` and looks where it lands: in its cell, in another, or
+    /// nowhere (then it is typed again, up to four times, with longer looks).
+    fn observed_key(
+        &mut self,
+        m: Move,
+        expect: &[u8; 81],
+        before: &[Look; 81],
+        start: &WindowView,
+        map: &CellMap,
+        origin: (i32, i32),
+    ) -> Result<KeyEffect, BotError> {
+        let mut wait = FIRST_WAIT_MS;
+        for tries in 1..=TRIES {
+            if let Some(stop) = self.focus_lost(start, map)? {
+                return Ok(KeyEffect::Stop(stop));
+            }
+            self.input.key(Key::Digit(m.digit))?;
+            let at = Instant::now();
+            self.last_input = Some(at);
+            let mut drawing = false;
+            let mut drawn_after = None;
+            loop {
+                if drawing && at.elapsed() >= Duration::from_millis(wait.max(400)) {
+                    // The cell changed but does not read as the digit: the game took
+                    // the key; what it shows is for the looks and verification to judge.
+                    debug!(
+                        "{} changed but does not read {} yet",
+                        cell_name(m.cell),
+                        m.digit
+                    );
+                    return Ok(KeyEffect::Entered { tries, drawn_after });
+                }
+                if !drawing && at.elapsed() >= Duration::from_millis(wait) {
+                    break;
+                }
+                let now = self.cell_looks(map, origin)?;
+                let changed: Vec<usize> = (0..81)
+                    .filter(|&i| looks_differ(&before[i], &now[i]))
+                    .collect();
+                if changed.contains(&m.cell) {
+                    drawn_after.get_or_insert(at.elapsed().as_millis() as u64);
+                }
+                if !changed.is_empty() {
+                    if let Some(read) = self.read_grid_now()? {
+                        if read[m.cell] == m.digit {
+                            return Ok(KeyEffect::Entered { tries, drawn_after });
+                        }
+                        let elsewhere = (0..81)
+                            .find(|&i| i != m.cell && read[i] == m.digit && expect[i] != m.digit);
+                        if let Some(w) = elsewhere {
+                            return Ok(KeyEffect::Elsewhere(w));
+                        }
+                    }
+                    // Something is being drawn (a fade, a closing popover): wait for it.
+                    drawing |= changed.contains(&m.cell);
+                }
+                self.pause(5);
+            }
+            debug!(
+                "the key {} for {} showed nothing; again",
+                m.digit,
+                cell_name(m.cell)
+            );
+            wait *= 2;
+        }
+        Ok(KeyEffect::Nothing)
+    }
+
+    /// Puts cell `w` back as it was before a digit went there by mistake (the game's
+    /// focus is on it now): its own digit typed again when it had one, else erased
+    /// (Backspace, and Delete when that did nothing).
+    fn put_back(&mut self, w: usize, expect: &[u8; 81]) -> Result<(), BotError> {
+        let keys: Vec<Key> = if expect[w] != 0 {
+            vec![Key::Digit(expect[w])]
+        } else {
+            vec![Key::Backspace, Key::Delete]
+        };
+        for key in keys {
+            self.input.key(key)?;
+            self.last_input = Some(Instant::now());
+            let at = Instant::now();
+            while at.elapsed() < Duration::from_millis(300) {
+                if let Some(read) = self.read_grid_now()? {
+                    if read[w] == expect[w] {
+                        debug!("{key:?} put {} back", cell_name(w));
+                        return Ok(());
+                    }
+                }
+                self.pause(10);
+            }
+        }
+        warn!("could not put {} back as it was", cell_name(w));
+        Ok(())
+    }
+
+    /// Finds the game's own cursor: one arrow key moves it, and the two cells whose
+    /// look that swaps are where it was and where it is now.
+    fn find_cursor(
+        &mut self,
+        map: &CellMap,
+        origin: (i32, i32),
+        start: &WindowView,
+    ) -> Result<Option<usize>, BotError> {
+        for key in [Key::Right, Key::Left] {
+            let before = self.cell_looks(map, origin)?;
+            if self.focus_lost(start, map)?.is_some() {
+                return Ok(None);
+            }
+            self.input.key(key)?;
+            self.last_input = Some(Instant::now());
+            let at = Instant::now();
+            while at.elapsed() < Duration::from_millis(300) {
+                let now = self.cell_looks(map, origin)?;
+                let changed: Vec<usize> = (0..81)
+                    .filter(|&i| looks_differ(&before[i], &now[i]))
+                    .collect();
+                if let [a, b] = changed[..] {
+                    if a / 9 == b / 9 {
+                        // Right moves to the right-hand cell, unless it wrapped round.
+                        let wrapped = b - a > 1;
+                        return Ok(Some(match (key, wrapped) {
+                            (Key::Right, false) | (Key::Left, true) => b,
+                            _ => a,
+                        }));
+                    }
+                }
+                if changed.len() > 2 {
+                    debug!("an arrow key changed {} cells", changed.len());
+                    break;
+                }
+                self.pause(10);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The look of every cell in a capture taken now.
+    fn cell_looks(&mut self, map: &CellMap, origin: (i32, i32)) -> Result<[Look; 81], BotError> {
+        let capture = self.screen.capture()?;
+        Ok(cell_looks(&capture, map, origin))
+    }
+}
+
+/// What a click did.
+struct Clicked {
+    /// Clicks sent (more than one: the game ignored the first).
+    tries: u32,
+    /// When the click that took was sent.
+    at: Instant,
+    /// Milliseconds until the cell showed as selected (when it did).
+    shown_after: Option<u64>,
+}
+
+/// Where a digit key's digit went.
+enum KeyEffect {
+    /// `drawn_after`: milliseconds from the key to the first change in the cell.
+    Entered {
+        tries: u32,
+        drawn_after: Option<u64>,
+    },
+    Elsewhere(usize),
+    Nothing,
+    Stop(Played),
+}
+
+/// How the bot says an input method in `-v`.
+pub(super) fn describe_method(method: InputMethod) -> &'static str {
+    match method {
+        InputMethod::Click => "a click selects a cell, a key enters its digit",
+        InputMethod::Keys => "arrow keys move the game's cursor, a key enters the digit",
+        InputMethod::Pad => "a click selects a cell, the number pad enters its digit",
+    }
+}
+
+/// The look of each cell of `map` in `picture` (a capture whose top-left corner is at
+/// `origin` on the screen).
+fn cell_looks(picture: &RgbaImage, map: &CellMap, origin: (i32, i32)) -> [Look; 81] {
+    let cell = (map.grid.width.min(map.grid.height) as f32 / 9.0).max(1.0);
+    let half = cell * 0.35;
+    std::array::from_fn(|i| {
+        let c = map.center(i);
+        let (cx, cy) = ((c.x - origin.0) as f32, (c.y - origin.1) as f32);
+        let mut look = [0u8; 36];
+        for (b, v) in look.iter_mut().enumerate() {
+            let (bx, by) = ((b % 6) as f32, (b / 6) as f32);
+            let x0 = cx - half + bx * half / 3.0;
+            let y0 = cy - half + by * half / 3.0;
+            let (mut sum, mut n) = (0u32, 0u32);
+            let step = (half / 9.0).max(1.0);
+            let mut y = y0;
+            while y < y0 + half / 3.0 {
+                let mut x = x0;
+                while x < x0 + half / 3.0 {
+                    if x >= 0.0
+                        && y >= 0.0
+                        && (x as u32) < picture.width()
+                        && (y as u32) < picture.height()
+                    {
+                        let p = picture.get_pixel(x as u32, y as u32).0;
+                        sum += (p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32) / 10;
+                        n += 1;
+                    }
+                    x += step;
+                }
+                y += step;
+            }
+            *v = sum.checked_div(n).unwrap_or(0) as u8;
+        }
+        look
+    })
+}
+
+fn looks_differ(a: &Look, b: &Look) -> bool {
+    a.iter()
+        .zip(b)
+        .any(|(&x, &y)| (x as i32 - y as i32).abs() > LOOK_CHANGE)
+}
