@@ -305,25 +305,24 @@ impl State {
     }
 
     /// Runs [`State::update`] on every changed mask until none changes; false on a
-    /// contradiction.
+    /// contradiction. The changed masks of a pass are found at once as a bit set (one
+    /// vector compare where the CPU has them), then visited in order.
     #[inline(always)]
     fn update_bands(&mut self) -> bool {
         loop {
-            let mut changed = false;
-            // Unrolled so that every index, and the band arithmetic, is a constant.
-            macro_rules! visit {
-                ($($i:literal)*) => {$(
-                    if self.cand[$i] != self.shrunk[$i] {
-                        changed = true;
-                        if !self.update($i) {
-                            return false;
-                        }
-                    }
-                )*};
+            let mut dirty = 0u32;
+            for i in 0..27 {
+                dirty |= ((self.cand[i] != self.shrunk[i]) as u32) << i;
             }
-            visit!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
-            if !changed {
+            if dirty == 0 {
                 return true;
+            }
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                if !self.update(i) {
+                    return false;
+                }
             }
         }
     }
