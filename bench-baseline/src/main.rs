@@ -3,7 +3,7 @@
 //! solving and proving uniqueness.
 //!
 //! ```text
-//! cargo build --release --bin sudoku-bot -p bench-baseline
+//! cargo build --release -p sudoku-bot -p bench-baseline
 //! cargo run --release -p bench-baseline -- PUZZLE_DIR [--tdoku DIR] [--limit N] [--reps R]
 //!                                              [--seed S] [--file-order]
 //! ```
