@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/check-quick-start.sh
-cargo build --release --locked 2>&1 | tail -n 3
+# --workspace: the solver benchmark (bench-baseline) and the tools build too.
+cargo build --release --locked --workspace 2>&1 | tail -n 3
 cargo test --release --locked --workspace --no-fail-fast 2>&1
