@@ -181,6 +181,18 @@ fn a_keyboard_only_game_is_played_with_arrows_from_its_own_cursor() {
 }
 
 #[test]
+fn a_game_that_takes_digits_only_from_its_number_pad_is_played_with_the_pad() {
+    // The keyboard does nothing; a click on a cell then on a pad button enters a digit.
+    let stderr = plays(
+        "theme=flat&cell=40&pad=right&keys=off&accept=any",
+        760,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    );
+    assert!(stderr.contains("its number pad enters digits"), "{stderr}");
+}
+
+#[test]
 fn a_game_that_checks_entries_against_its_own_solution_gets_that_solution() {
     // Four solutions; the game stores one, marks other entries red and counts them as
     // mistakes, and its window says whether the full grid is its solution.

@@ -19,6 +19,8 @@
 //!   keyboard-only game whose cursor is on a given. One arrow key shows where the
 //!   cursor is (the two cells whose look it swaps), and play goes on with arrows.
 
+use std::collections::HashMap;
+
 use super::*;
 
 /// Moves in a row that must go as expected before the bot stops looking after each.
@@ -44,6 +46,11 @@ pub(super) struct Model {
     pub palette_checked: bool,
     /// When the first observed move began.
     pub started: Option<Instant>,
+    /// The number pad's buttons 1 to 9 found in the window (window pixels), once a
+    /// game that takes no keys showed it is the way digits go in.
+    pub pad: Option<[(i32, i32); 9]>,
+    /// Whether the window was searched for a number pad.
+    pub pad_searched: bool,
 }
 
 impl Model {
@@ -151,7 +158,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Observed::Stop(stop));
             }
             let key_sent = Instant::now();
-            match self.observed_key(m, expect, &before, start, map, origin)? {
+            match self.observed_key(m, expect, &before, left_pointer_at, start, map, origin)? {
                 KeyEffect::Entered { tries, drawn_after } => {
                     debug!(
                         "observed {}: selection shown after {:?} ms, digit drawn after {:?} ms, {tries} key tries",
@@ -159,10 +166,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                         shown_after,
                         drawn_after
                     );
-                    // A selection drawn clearly later than the digit is drawn: the
-                    // focus follows the click late, and keys must wait for it.
+                    // A selection drawn clearly later than the digit is drawn (more
+                    // than two frames of a 60 Hz screen): the focus follows the click
+                    // late, and keys must wait for it.
                     if let (Some(shown), Some(drawn)) = (shown_after, drawn_after) {
-                        if shown > drawn + 15 {
+                        if shown > drawn + 35 {
                             let pause = ((shown - drawn) * 3 / 2 + 10).min(self.pace.slowest);
                             if pause > self.pace.after_click {
                                 self.pace.after_click = pause;
@@ -229,6 +237,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 KeyEffect::Nothing => {
                     first_try = false;
                     self.model.confirmed = 0;
+                    // The click selected the cell but keys do nothing: a number pad?
+                    if self.model.shows_selection == Some(true) && !self.model.pad_searched {
+                        self.model.pad_searched = true;
+                        if let Some(pad) = self.find_pad(map, origin)? {
+                            info!(
+                                "learnt: the game takes no digit keys; its number pad enters digits (button 1 at {},{} in the window)",
+                                pad[0].0, pad[0].1
+                            );
+                            self.model.pad = Some(pad);
+                            self.model.method = Some(InputMethod::Pad);
+                            continue;
+                        }
+                    }
                     match self.find_cursor(map, origin, start)? {
                         Some(cursor) => {
                             info!(
@@ -307,21 +328,34 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// Types the digit of `m` and looks where it lands: in its cell, in another, or
     /// nowhere (then it is typed again, up to four times, with longer looks).
+    #[allow(clippy::too_many_arguments)]
     fn observed_key(
         &mut self,
         m: Move,
         expect: &[u8; 81],
         before: &[Look; 81],
+        left_pointer_at: &mut Option<ScreenPoint>,
         start: &WindowView,
         map: &CellMap,
         origin: (i32, i32),
     ) -> Result<KeyEffect, BotError> {
         let mut wait = FIRST_WAIT_MS;
         for tries in 1..=TRIES {
-            if let Some(stop) = self.focus_lost(start, map)? {
-                return Ok(KeyEffect::Stop(stop));
+            match self.pad_button(m.digit, origin) {
+                Some(button) => {
+                    if let Some(why) = self.unsafe_to_act(start, map, &[button])? {
+                        return Ok(KeyEffect::Stop(Played::Paused(why)));
+                    }
+                    self.input.click(button)?;
+                    *left_pointer_at = Some(button);
+                }
+                None => {
+                    if let Some(stop) = self.focus_lost(start, map)? {
+                        return Ok(KeyEffect::Stop(stop));
+                    }
+                    self.input.key(Key::Digit(m.digit))?;
+                }
             }
-            self.input.key(Key::Digit(m.digit))?;
             let at = Instant::now();
             self.last_input = Some(at);
             let mut drawing = false;
@@ -441,6 +475,71 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         Ok(None)
     }
 
+    /// Where the learnt number pad's button for `digit` is on the screen, when the
+    /// game is played with its pad.
+    pub(super) fn pad_button(&self, digit: u8, origin: (i32, i32)) -> Option<ScreenPoint> {
+        if self.model.method != Some(InputMethod::Pad) {
+            return None;
+        }
+        let (x, y) = self.model.pad?[usize::from(digit.checked_sub(1)?)];
+        Some(ScreenPoint {
+            x: origin.0 + x,
+            y: origin.1 + y,
+        })
+    }
+
+    /// Finds a number pad in the window, outside the grid: glyphs of one size that read
+    /// 1 to 9, each once. Their centres, window pixels.
+    fn find_pad(
+        &mut self,
+        map: &CellMap,
+        origin: (i32, i32),
+    ) -> Result<Option<[(i32, i32); 9]>, BotError> {
+        let capture = self.screen.capture()?;
+        let grid = ScreenRect {
+            x: map.grid.x - origin.0,
+            y: map.grid.y - origin.1,
+            ..map.grid
+        };
+        let cell = map.grid.width as f32 / 9.0;
+        let mut found: Vec<(u32, u8, (i32, i32))> = Vec::new();
+        for glyph in pad_glyphs(&capture, &grid, cell) {
+            let words = self
+                .reader
+                .read_words(&DynamicImage::ImageLuma8(glyph.picture))
+                .map_err(|e| BotError::Reader(e.to_string()))?;
+            let digit = match words.trim().as_bytes() {
+                [d @ b'1'..=b'9'] => Some(d - b'0'),
+                // A lone 1 is often read as a letter or a bar.
+                [b'l' | b'I' | b'|'] => Some(1),
+                _ => None,
+            };
+            if let Some(d) = digit {
+                found.push((glyph.height, d, glyph.center));
+            }
+        }
+        // The pad's digits share one size: take the size at which all nine read.
+        let mut heights: Vec<u32> = found.iter().map(|f| f.0).collect();
+        heights.sort_unstable();
+        heights.dedup();
+        for h in heights {
+            let same: Vec<&(u32, u8, (i32, i32))> =
+                found.iter().filter(|f| f.0.abs_diff(h) <= 2).collect();
+            let mut pad = [None; 9];
+            let mut twice = false;
+            for f in &same {
+                let slot = &mut pad[usize::from(f.1 - 1)];
+                twice |= slot.is_some();
+                *slot = Some(f.2);
+            }
+            if !twice && pad.iter().all(Option::is_some) {
+                return Ok(Some(pad.map(|p| p.unwrap_or_default())));
+            }
+        }
+        debug!("no number pad: digits read outside the grid {found:?}");
+        Ok(None)
+    }
+
     /// The look of every cell in a capture taken now.
     fn cell_looks(&mut self, map: &CellMap, origin: (i32, i32)) -> Result<[Look; 81], BotError> {
         let capture = self.screen.capture()?;
@@ -521,4 +620,73 @@ fn looks_differ(a: &Look, b: &Look) -> bool {
     a.iter()
         .zip(b)
         .any(|(&x, &y)| (x as i32 - y as i32).abs() > LOOK_CHANGE)
+}
+
+/// A glyph outside the grid, cut out for reading.
+struct Glyph {
+    picture: image::GrayImage,
+    height: u32,
+    center: (i32, i32),
+}
+
+/// Glyphs of digit size (a quarter to nine tenths of a cell tall) outside `grid` in
+/// `picture`: connected ink that stands out from the window's most common grey by more
+/// than 100 levels, each cut out with a margin, dark on light.
+fn pad_glyphs(picture: &RgbaImage, grid: &ScreenRect, cell: f32) -> Vec<Glyph> {
+    use imageproc::region_labelling::{connected_components, Connectivity};
+    let gray = image::imageops::grayscale(picture);
+    let mut histogram = [0u32; 256];
+    for p in gray.pixels() {
+        histogram[p.0[0] as usize] += 1;
+    }
+    let background = (0..256).max_by_key(|&v| histogram[v]).unwrap_or(255) as i32;
+    let in_grid = |x: u32, y: u32| grid.contains(x as i32, y as i32);
+    let ink = image::GrayImage::from_fn(gray.width(), gray.height(), |x, y| {
+        let v = gray.get_pixel(x, y).0[0] as i32;
+        image::Luma([if !in_grid(x, y) && (v - background).abs() > 100 {
+            255
+        } else {
+            0
+        }])
+    });
+    let labels = connected_components(&ink, Connectivity::Eight, image::Luma([0u8]));
+    let mut boxes: HashMap<u32, (u32, u32, u32, u32)> = HashMap::new();
+    for (x, y, l) in labels.enumerate_pixels() {
+        if l.0[0] == 0 {
+            continue;
+        }
+        let b = boxes.entry(l.0[0]).or_insert((x, y, x, y));
+        *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+    }
+    let (low, high) = ((cell * 0.25) as u32, (cell * 0.9) as u32);
+    let mut glyphs: Vec<Glyph> = boxes
+        .values()
+        .filter_map(|&(x0, y0, x1, y1)| {
+            let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+            if h < low.max(6) || h > high || w > h * 6 / 5 {
+                return None;
+            }
+            let margin = h / 2;
+            let (cx0, cy0) = (x0.saturating_sub(margin), y0.saturating_sub(margin));
+            let (cx1, cy1) = (
+                (x1 + margin).min(gray.width() - 1),
+                (y1 + margin).min(gray.height() - 1),
+            );
+            let mut cut =
+                image::imageops::crop_imm(&gray, cx0, cy0, cx1 - cx0 + 1, cy1 - cy0 + 1).to_image();
+            if background < 128 {
+                image::imageops::invert(&mut cut);
+            }
+            Some(Glyph {
+                picture: cut,
+                height: h,
+                center: (((x0 + x1) / 2) as i32, ((y0 + y1) / 2) as i32),
+            })
+        })
+        .collect();
+    // A pad's digits are usually the biggest glyphs outside the grid; text elsewhere
+    // in the window can be long.
+    glyphs.sort_by_key(|g| std::cmp::Reverse(g.height));
+    glyphs.truncate(40);
+    glyphs
 }

@@ -114,7 +114,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             let delays = self.pace.clone();
             let clicks_cell = !(method == InputMethod::Keys && selected.is_some());
             let pad = match method {
-                InputMethod::Pad => pad_point(&self.config, &start.window.rect, m.digit),
+                InputMethod::Pad => {
+                    pad_point(&self.config, &start.window.rect, m.digit).or_else(|| {
+                        self.pad_button(m.digit, (start.window.rect.x, start.window.rect.y))
+                    })
+                }
                 _ => None,
             };
             let points: Vec<ScreenPoint> =
