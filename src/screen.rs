@@ -303,6 +303,12 @@ pub trait Screen {
     /// Why no input may be sent now because the screen is locked or blanked, else
     /// `None`.
     fn locked(&mut self) -> Result<Option<String>, ScreenError>;
+    /// Whether a capture may show the screen as it was a frame or more ago (a
+    /// compositor's stream), so that the time an input took to show says nothing about
+    /// the game. The bot then does not learn the game from its first moves.
+    fn captures_lag(&self) -> bool {
+        false
+    }
 }
 
 /// A boxed screen is a screen: the backend is chosen at run time.
@@ -321,6 +327,9 @@ impl<T: Screen + ?Sized> Screen for Box<T> {
     }
     fn locked(&mut self) -> Result<Option<String>, ScreenError> {
         (**self).locked()
+    }
+    fn captures_lag(&self) -> bool {
+        (**self).captures_lag()
     }
 }
 

@@ -51,6 +51,15 @@ pub(super) struct Model {
     pub pad: Option<[(i32, i32); 9]>,
     /// Whether the window was searched for a number pad.
     pub pad_searched: bool,
+    /// The longest the screen took to show the game's answer to an input (ms): how
+    /// long a look waits before it calls an input lost.
+    pub latency: u64,
+    /// How much later than a digit after its key the selection showed after a click
+    /// (ms), when clearly later: to be tried with a harmless probe on the next move.
+    pub focus_gap: Option<u64>,
+    /// Whether a probe showed that keys right after a click reach the clicked cell
+    /// although its selection is drawn late.
+    pub focus_in_time: bool,
 }
 
 impl Model {
@@ -79,6 +88,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     pub(super) fn observed_move(
         &mut self,
         m: Move,
+        givens: &[u8; 81],
         expect: &[u8; 81],
         selected: &mut Option<usize>,
         left_pointer_at: &mut Option<ScreenPoint>,
@@ -89,7 +99,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let origin = (start.window.rect.x, start.window.rect.y);
         let mut first_try = true;
         self.model.started.get_or_insert_with(Instant::now);
-        for _attempt in 0..3 {
+        for attempt in 0..3 {
+            let probing = attempt == 0 && self.model.focus_gap.is_some();
             let mut shown_after = None;
             let mut before_click = None;
             let method = self.model.method.unwrap_or_default();
@@ -117,8 +128,22 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 if let Some(wait) = since_key.and_then(|e| self.pace.after_key.checked_sub(e)) {
                     self.pause(wait);
                 }
+                if probing {
+                    // A given selected first: a key that comes before the focus moves
+                    // goes to it, and a given takes no digit.
+                    if let Some(g) = nearest_given(givens, expect, m.cell) {
+                        let at = map.center(g);
+                        if self.unsafe_to_act(start, map, &[at])?.is_none() {
+                            self.input.click(at)?;
+                            *left_pointer_at = Some(at);
+                            self.last_input = Some(Instant::now());
+                            self.pause(self.first_wait());
+                            *selected = Some(g);
+                        }
+                    }
+                }
                 before_click = *selected;
-                let clicked = self.observed_click(m, map, origin)?;
+                let clicked = self.observed_click(m, map, origin, probing)?;
                 shown_after = clicked.shown_after;
                 *left_pointer_at = Some(m.at);
                 if clicked.tries > 1 {
@@ -149,13 +174,51 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     *selected = Some(m.cell);
                 }
                 // The key waits for the pace, or for the selection to show, whichever
-                // is later.
-                let shown = clicked.shown_after.unwrap_or(0);
-                self.pause(self.pace.after_click.saturating_sub(shown));
+                // is later; in the probe, for the pace alone.
+                if let (Some(shown), false) = (clicked.shown_after, probing) {
+                    self.model.latency = self.model.latency.max(shown.min(FIRST_WAIT_MS));
+                    self.pause(self.pace.after_click.saturating_sub(shown));
+                } else {
+                    self.pause(self.pace.after_click);
+                }
+            }
+            if probing && self.model.method != Some(InputMethod::Pad) {
+                // The probe's key, 'after_click' after the click: in the cell, or (the
+                // focus still on the given) nowhere. Either way the focus is on the cell
+                // once the look is over.
+                if let Some(stop) = self.focus_lost(start, map)? {
+                    return Ok(Observed::Stop(stop));
+                }
+                self.input.key(Key::Digit(m.digit))?;
+                self.last_input = Some(Instant::now());
+                self.pause(self.first_wait());
+                let read = self.read_grid_now()?.unwrap_or(*expect);
+                let gap = self.model.focus_gap.take().unwrap_or(0);
+                if read[m.cell] == m.digit {
+                    debug!("the focus follows a click in time (the selection is only drawn late)");
+                    self.model.focus_in_time = true;
+                    return self.entered(true);
+                }
+                if let Some(w) =
+                    (0..81).find(|&i| i != m.cell && read[i] == m.digit && expect[i] != m.digit)
+                {
+                    self.put_back(w, expect)?;
+                }
+                let pause = (gap * 3 / 2 + 10).min(self.pace.slowest);
+                self.pace.after_click = self.pace.after_click.max(pause);
+                info!(
+                    "learnt: the game takes the focus {gap} ms after a click (a key sooner went to the cell selected before); {} ms after a click from now on",
+                    self.pace.after_click
+                );
+                // Typed again below, now that the focus is on the cell.
+                *selected = Some(m.cell);
             }
             let before = self.cell_looks(map, origin)?;
             if let Some(stop) = self.focus_lost(start, map)? {
                 return Ok(Observed::Stop(stop));
+            }
+            if probing {
+                first_try = false;
             }
             let key_sent = Instant::now();
             match self.observed_key(m, expect, &before, left_pointer_at, start, map, origin)? {
@@ -166,19 +229,21 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                         shown_after,
                         drawn_after
                     );
+                    if let Some(d) = drawn_after {
+                        self.model.latency = self.model.latency.max(d);
+                    }
                     // A selection drawn clearly later than the digit is drawn (more
-                    // than two frames of a 60 Hz screen): the focus follows the click
-                    // late, and keys must wait for it.
+                    // than two frames of a 60 Hz screen): the focus may follow the click
+                    // late. The next move tries it without risk.
                     if let (Some(shown), Some(drawn)) = (shown_after, drawn_after) {
-                        if shown > drawn + 35 {
-                            let pause = ((shown - drawn) * 3 / 2 + 10).min(self.pace.slowest);
-                            if pause > self.pace.after_click {
-                                self.pace.after_click = pause;
-                                first_try = false;
-                                info!(
-                                    "learnt: the game selects a clicked cell {shown} ms after the click (it draws a digit {drawn} ms after its key); {pause} ms after a click from now on"
-                                );
-                            }
+                        let gap = shown.saturating_sub(drawn);
+                        if gap > 35
+                            && gap + 10 > self.pace.after_click
+                            && !self.model.focus_in_time
+                            && self.model.focus_gap.is_none()
+                        {
+                            self.model.focus_gap = Some(gap);
+                            first_try = false;
                         }
                     }
                     if tries > 1 {
@@ -191,21 +256,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                             self.pace.after_click
                         );
                     }
-                    self.model.confirmed = if first_try {
-                        self.model.confirmed + 1
-                    } else {
-                        0
-                    };
-                    if !self.model.learning() {
-                        info!(
-                            "learnt: {}; {} ms after a click, {} ms after a key (learning took {} ms)",
-                            describe_method(self.model.method.unwrap_or_default()),
-                            self.pace.after_click,
-                            self.pace.after_key,
-                            self.model.started.map_or(0, |t| t.elapsed().as_millis())
-                        );
-                    }
-                    return Ok(Observed::Entered);
+                    return self.entered(first_try);
                 }
                 KeyEffect::Stop(p) => return Ok(Observed::Stop(p)),
                 KeyEffect::Elsewhere(w) => {
@@ -276,19 +327,53 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         )))
     }
 
+    /// Counts a move that went in: `first_try` when it went as expected at the pace in
+    /// use. Says the model once learning ends.
+    fn entered(&mut self, first_try: bool) -> Result<Observed, BotError> {
+        self.model.confirmed = if first_try {
+            self.model.confirmed + 1
+        } else {
+            0
+        };
+        if !self.model.learning() {
+            info!(
+                "learnt: {}; {} ms after a click, {} ms after a key (learning took {} ms)",
+                describe_method(self.model.method.unwrap_or_default()),
+                self.pace.after_click,
+                self.pace.after_key,
+                self.model.started.map_or(0, |t| t.elapsed().as_millis())
+            );
+        }
+        Ok(Observed::Entered)
+    }
+
+    /// How long the first look after an input waits before calling it lost: longer on
+    /// a screen that shows the game's answers late (a compositor's stream).
+    fn first_wait(&self) -> u64 {
+        FIRST_WAIT_MS.max(2 * self.model.latency)
+    }
+
     /// Clicks the cell of `m` and looks for the click's effect on it.
     fn observed_click(
         &mut self,
         m: Move,
         map: &CellMap,
         origin: (i32, i32),
+        probing: bool,
     ) -> Result<Clicked, BotError> {
         let before = self.cell_looks(map, origin)?[m.cell];
-        let mut wait = FIRST_WAIT_MS;
+        let mut wait = self.first_wait();
         for tries in 1..=TRIES {
             self.input.click(m.at)?;
             let at = Instant::now();
             self.last_input = Some(at);
+            if probing {
+                return Ok(Clicked {
+                    tries,
+                    at,
+                    shown_after: None,
+                });
+            }
             // A game that shows no selection has nothing to wait for.
             let limit = if self.model.shows_selection == Some(false) {
                 0
@@ -339,7 +424,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         map: &CellMap,
         origin: (i32, i32),
     ) -> Result<KeyEffect, BotError> {
-        let mut wait = FIRST_WAIT_MS;
+        let mut wait = self.first_wait();
         for tries in 1..=TRIES {
             match self.pad_button(m.digit, origin) {
                 Some(button) => {
@@ -689,4 +774,12 @@ fn pad_glyphs(picture: &RgbaImage, grid: &ScreenRect, cell: f32) -> Vec<Glyph> {
     glyphs.sort_by_key(|g| std::cmp::Reverse(g.height));
     glyphs.truncate(40);
     glyphs
+}
+
+/// The given nearest to `cell` (a cell of the puzzle that still holds its digit).
+fn nearest_given(givens: &[u8; 81], now: &[u8; 81], cell: usize) -> Option<usize> {
+    let distance = |g: usize| (g / 9).abs_diff(cell / 9) + (g % 9).abs_diff(cell % 9);
+    (0..81)
+        .filter(|&g| givens[g] != 0 && now[g] == givens[g])
+        .min_by_key(|&g| distance(g))
 }

@@ -36,7 +36,17 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     ) -> Result<Played, BotError> {
         self.wait_for_keys_released()?;
         let t = Instant::now();
-        let pinned = self.config.input.method;
+        // A screen whose captures lag says nothing about the game's timing: the
+        // default model is played, and the closed loop corrects it.
+        let pinned = self.config.input.method.or_else(|| {
+            (self.screen.captures_lag() && self.model.method.is_none()).then(|| {
+                if !self.model.palette_checked {
+                    self.model.palette_checked = true;
+                    info!("not learning the game: captures in this session come a frame or more late; a click selects a cell, a key enters its digit ([input] method changes it)");
+                }
+                InputMethod::Click
+            })
+        });
         let mut expect = *puzzle.cells();
         let mut last_key: Option<Instant> = None;
         // From here on the pointer is the bot's: where it is now, then where each click
@@ -89,6 +99,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             if pinned.is_none() && self.model.learning() {
                 let observed = self.observed_move(
                     m,
+                    puzzle.cells(),
                     &expect,
                     &mut selected,
                     &mut left_pointer_at,
@@ -217,8 +228,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             // Games that open a popover at a clicked cell (GNOME Sudoku's number
             // chooser) hide the cells around the last move for a moment: a look in
             // the middle of play leaves them to the next look.
-            let last = typed.last().map_or(0, |m| m.cell);
-            changed.retain(|&i| !near(i, last));
+            // A screen whose captures lag may still show the popover of a move or
+            // three before.
+            let recent = if self.screen.captures_lag() { 4 } else { 1 };
+            let lately: Vec<usize> = typed.iter().rev().take(recent).map(|m| m.cell).collect();
+            changed.retain(|&i| !lately.iter().any(|&l| near(i, l)));
             if changed.is_empty() {
                 debug!("mid-play look took {} ms", start.elapsed().as_millis());
                 break read;
@@ -237,10 +251,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         };
         // Empty cells may still be fading in or waiting for a slow game: verification
         // sees to them. A different digit is the game's doing or a misplaced key.
-        let last = typed.last().map_or(0, |m| m.cell);
+        let recent = if self.screen.captures_lag() { 4 } else { 1 };
+        let lately: Vec<usize> = typed.iter().rev().take(recent).map(|m| m.cell).collect();
+        let near_last = |c: usize| lately.iter().any(|&l| near(c, l));
         let wrong: Vec<usize> = typed
             .iter()
-            .filter(|m| !near(m.cell, last) && read[m.cell] != 0 && read[m.cell] != m.digit)
+            .filter(|m| !near_last(m.cell) && read[m.cell] != 0 && read[m.cell] != m.digit)
             .map(|m| m.cell)
             .collect();
         // Digits typed a while ago that still do not show were lost: a game that
@@ -249,7 +265,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let lost: Vec<usize> = typed
             .iter()
             .filter(|m| {
-                !near(m.cell, last)
+                !near_last(m.cell)
                     && read[m.cell] == 0
                     && typed_at
                         .get(&m.cell)

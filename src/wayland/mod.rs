@@ -328,6 +328,10 @@ impl Screen for GnomeScreen {
         ))
     }
 
+    /// Frames come through a PipeWire stream, some tens of milliseconds behind.
+    fn captures_lag(&self) -> bool {
+        true
+    }
     fn locked(&mut self) -> Result<Option<String>, ScreenError> {
         if !self.saver {
             return Ok(None);

@@ -126,7 +126,12 @@ impl Desktop {
     /// Starts openbox and waits until it manages the screen (it announces itself on the
     /// root window). It is started again if it gives up early.
     fn start_window_manager(&mut self) {
-        for _ in 0..3 {
+        // On a loaded machine openbox now and then exits at once (status 1, nothing
+        // logged); a later start has worked.
+        for attempt in 0..6 {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_millis(300 * attempt));
+            }
             let mut openbox = self.command("openbox");
             // --debug: its log then says why, when it gives up (seen rarely: exit 1).
             openbox.arg("--debug");
@@ -176,7 +181,7 @@ impl Desktop {
             .join(format!("process-{}.log", self.children.len()));
         let file = std::fs::File::create(&log).expect("log file");
         let child = command
-            .stdout(Stdio::null())
+            .stdout(file.try_clone().expect("log file"))
             .stderr(file)
             .process_group(0)
             .spawn()
