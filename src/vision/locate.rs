@@ -13,7 +13,7 @@ use super::Rect;
 
 /// A candidate cell must be at least this many pixels on a side (the issue asks for
 /// cells from about 20 px; a 20 px cell has an interior of 16-18 px).
-const MIN_CELL: u32 = 10;
+pub const MIN_CELL: u32 = 10;
 /// Width/height of a cell interior lies within [1/ASPECT, ASPECT].
 const ASPECT: f32 = 1.3;
 /// A cell interior covers at least this share of its bounding box (the rest is the
