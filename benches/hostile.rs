@@ -134,16 +134,16 @@ fn main() {
     let filter: Option<&String> = args[1..].iter().find(|a| !a.starts_with("--"));
     let cases: Vec<(&str, Box<dyn FnOnce() -> PathBuf>)> = vec![
         (
-            "noise 8160x6120 (50 MP) PNG",
-            Box::new(|| cached("noise-50mp.png", || noise(8160, 6120).into())),
+            "noise 8192x6400 (50 MP, the limit) PNG",
+            Box::new(|| cached("noise-50mp.png", || noise(8192, 6400).into())),
         ),
         (
             "noise 7680x4320 PNG",
             Box::new(|| cached("noise-8k.png", || noise(7680, 4320).into())),
         ),
         (
-            "checkerboard 8160x6120, 64 px squares, PNG",
-            Box::new(|| cached("checker-50mp.png", || checkerboard(8160, 6120, 64).into())),
+            "checkerboard 8192x6400, 64 px squares, PNG",
+            Box::new(|| cached("checker-50mp.png", || checkerboard(8192, 6400, 64).into())),
         ),
         (
             "checkerboard 7680x4320, 240 px squares, PNG",

@@ -274,6 +274,12 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
     if col_step.max(row_step) > 1.15 * col_step.min(row_step) + 2.0 {
         return None;
     }
+    if !has_box_lines(&col_edges, &row_edges) && continues_past_edges(members, &cols, &rows, s) {
+        // Graph paper, a checkerboard, a spreadsheet of square cells: nine by nine of
+        // a pattern that goes on. A sudoku's lattice ends at its border.
+        tracing::debug!("a 9x9 piece of an endless lattice, not a grid");
+        return None;
+    }
     let mut cells = [Rect {
         x: 0.0,
         y: 0.0,
@@ -316,6 +322,59 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
         },
     ))
 }
+
+/// True when the lines (or gaps) between 3x3 boxes are wider than those between the
+/// cells inside them, across the columns or down the rows: nearly every sudoku draws
+/// its boxes so; graph paper and a checkerboard do not.
+fn has_box_lines(col_edges: &[(f32, f32); 9], row_edges: &[(f32, f32); 9]) -> bool {
+    let wider = |edges: &[(f32, f32); 9]| {
+        let gap = |k: usize| edges[k + 1].0 - edges[k].1;
+        let inner = [0, 1, 3, 4, 6, 7]
+            .map(gap)
+            .into_iter()
+            .fold(f32::MIN, f32::max);
+        gap(2).min(gap(5)) >= inner + BOX_LINE_EXTRA
+    };
+    wider(col_edges) || wider(row_edges)
+}
+
+/// Box lines are at least this many pixels wider than cell lines to count as such.
+const BOX_LINE_EXTRA: f32 = 1.0;
+
+/// True when cells like the lattice's own lie one step past its border, along at least
+/// [`PAST_EDGE_CELLS`] of its outer rows and columns: the lattice is a 9x9 piece of a
+/// pattern that goes on (graph paper, a checkerboard), not a grid with a border.
+fn continues_past_edges(members: &[Candidate], cols: &[f32], rows: &[f32], s: f32) -> bool {
+    let tol = s * 0.3;
+    let index = |v: f32, centres: &[f32]| -> Option<i32> {
+        let step = (centres[8] - centres[0]) / 8.0;
+        if (v - (centres[0] - step)).abs() < tol {
+            return Some(-1);
+        }
+        if (v - (centres[8] + step)).abs() < tol {
+            return Some(9);
+        }
+        centres
+            .iter()
+            .position(|&p| (p - v).abs() < tol)
+            .map(|k| k as i32)
+    };
+    let past = members
+        .iter()
+        .filter(|c| match (index(c.cx, cols), index(c.cy, rows)) {
+            (Some(col), Some(row)) => {
+                let inside = |k: i32| (0..9).contains(&k);
+                (inside(row) && !inside(col)) || (inside(col) && !inside(row))
+            }
+            _ => false,
+        })
+        .count();
+    past >= PAST_EDGE_CELLS
+}
+
+/// Cells found one step outside the lattice that make it part of an endless pattern:
+/// two full sides' worth.
+const PAST_EDGE_CELLS: usize = 18;
 
 /// True when the 8 steps between 9 centres are all 0.9..MAX_PITCH cell sizes, the
 /// steps inside each band of three are at most [`MAX_INNER_PITCH`] cell sizes (cells

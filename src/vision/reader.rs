@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use image::imageops::FilterType;
 use image::DynamicImage;
 
 use super::classifier::DigitClassifier;
@@ -21,7 +22,7 @@ use super::regions::{label_regions, smooth};
 /// Radius of the blur that flattens textured tiles when the plain picture shows no grid.
 const TEXTURE_RADIUS: u32 = 3;
 use super::signature::Signature;
-use super::{debug, CellReading, Method, Reading};
+use super::{debug, CellReading, Method, Reading, MAX_PICTURE_PIXELS, MEGAPIXEL};
 use crate::grid::Grid;
 use crate::solver::count_solutions;
 
@@ -273,20 +274,61 @@ impl Reader {
         picture: &DynamicImage,
         debug_dir: Option<&Path>,
     ) -> Result<Reading, ReadError> {
+        let pixels = picture.width() as u64 * picture.height() as u64;
+        if pixels > MAX_PICTURE_PIXELS {
+            // Over the pixel budget (files over it are refused before decoding; this is
+            // a caller's own picture): read a copy scaled down to fit.
+            let k = (pixels as f64 / MAX_PICTURE_PIXELS as f64).sqrt() as f32 * 1.001;
+            let (w, h) = (picture.width() as f32 / k, picture.height() as f32 / k);
+            tracing::warn!(
+                "a {}x{} picture is over the pixel budget: read at {w:.0}x{h:.0}",
+                picture.width(),
+                picture.height()
+            );
+            let small = picture.resize_exact(w as u32, h as u32, FilterType::Triangle);
+            return match self.read(&small, debug_dir) {
+                Ok(mut reading) => {
+                    scale_reading(&mut reading, k);
+                    Ok(reading)
+                }
+                Err(ReadError::Doubtful {
+                    reason,
+                    cells,
+                    mut reading,
+                }) => {
+                    scale_reading(&mut reading, k);
+                    Err(ReadError::Doubtful {
+                        reason,
+                        cells,
+                        reading,
+                    })
+                }
+                Err(e) => Err(e),
+            };
+        }
         let rgb = picture.to_rgb8();
         let t0 = std::time::Instant::now();
         // A photo goes to the photo path first; the screenshot path is its fallback.
         let photo_first = looks_like_photo(&rgb);
+        let mut photo_tried = None;
         if photo_first {
-            if let Ok(photo) = self.read_photo(picture).and_then(check) {
+            let photo = self.read_photo(picture).and_then(check);
+            if let Ok(photo) = &photo {
                 if count_solutions(&photo.grid, 2) == 1 {
                     tracing::debug!("read as a photo in {:?}", t0.elapsed());
                     if let Some(dir) = debug_dir {
-                        debug::write_photo(dir, &rgb, &photo);
+                        debug::write_photo(dir, &rgb, photo);
                     }
-                    return Ok(photo);
+                    return Ok(photo.clone());
                 }
             }
+            if pixels > PHOTO_ONLY_PIXELS {
+                // Screens are flat fills; a picture this big that looks like a photo
+                // is a camera's (or noise), and labelling it costs seconds for nothing.
+                tracing::debug!("a big photo: no screenshot path");
+                return photo;
+            }
+            photo_tried = Some(photo);
         }
         let mut regions = label_regions(&rgb);
         let mut lattice = locate_lattice(&regions);
@@ -298,7 +340,11 @@ impl Reader {
         tracing::debug!("located grid in {:?}: {}", t0.elapsed(), lattice.is_some());
         let Some(lattice) = lattice else {
             // Not a screenshot grid: a photo, or a printed grid. The photo path locates
-            // the grid's outline and reads each cell with the trained classifier.
+            // the grid's outline and reads each cell with the trained classifier (once:
+            // its answer is kept when it read first, unless pictures of it are asked).
+            if let (Some(photo), None) = (photo_tried, debug_dir) {
+                return photo;
+            }
             return self.read_photo_path(picture, &rgb, debug_dir);
         };
         let glyphs = find_glyphs(&rgb, &regions, &lattice);
@@ -368,7 +414,36 @@ impl Reader {
                 Some(DigitClassifier::load().map_err(|e| ReadError::Engine(e.to_string()))?);
         }
         let classifier = self.classifier.as_ref().expect("loaded above");
-        super::photo::read_photo(&picture.to_luma8(), classifier)
+        // The classifier sees each cell at 28 px: a camera's full resolution adds only
+        // cost, so big pictures are read at PHOTO_WORK_PIXELS.
+        let gray = picture.to_luma8();
+        let pixels = gray.width() as u64 * gray.height() as u64;
+        if pixels <= PHOTO_WORK_PIXELS {
+            return super::photo::read_photo(&gray, classifier);
+        }
+        let k = (pixels as f64 / PHOTO_WORK_PIXELS as f64).sqrt() as f32 * 1.001;
+        let (w, h) = (gray.width() as f32 / k, gray.height() as f32 / k);
+        let small = image::imageops::resize(&gray, w as u32, h as u32, FilterType::Triangle);
+        drop(gray);
+        match super::photo::read_photo(&small, classifier) {
+            Ok(mut reading) => {
+                scale_reading(&mut reading, k);
+                Ok(reading)
+            }
+            Err(ReadError::Doubtful {
+                reason,
+                cells,
+                mut reading,
+            }) => {
+                scale_reading(&mut reading, k);
+                Err(ReadError::Doubtful {
+                    reason,
+                    cells,
+                    reading,
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Names each given glyph: from the glyphs known already, else Tesseract once per
@@ -560,6 +635,38 @@ pub fn looks_like_photo(rgb: &image::RgbImage) -> bool {
     let share = equal as f64 / pairs.max(1) as f64;
     tracing::debug!("share of equal neighbouring pixels: {share:.3}");
     pairs > 0 && share < PHOTO_EQUAL_SHARE
+}
+
+/// Photos over this many pixels are read by the photo path alone (see [`Reader::read`]):
+/// 12 MP, a phone's usual picture; the fixture photos are at most 5 MP.
+const PHOTO_ONLY_PIXELS: u64 = 12 * MEGAPIXEL;
+
+/// The photo path reads pictures scaled down to at most this many pixels (a grid
+/// filling a tenth of the picture still has cells of 100 px).
+const PHOTO_WORK_PIXELS: u64 = 8 * MEGAPIXEL;
+
+/// Maps a reading of a picture scaled down by `k` back onto the full picture.
+fn scale_reading(reading: &mut Reading, k: f32) {
+    let point = |p: &mut super::Point| {
+        p.x *= k;
+        p.y *= k;
+    };
+    let rect = |r: &mut super::Rect| {
+        r.x *= k;
+        r.y *= k;
+        r.w *= k;
+        r.h *= k;
+    };
+    reading.corners.iter_mut().for_each(point);
+    for cell in &mut reading.cells {
+        rect(&mut cell.cell_box);
+        if let Some(b) = &mut cell.digit_box {
+            rect(b);
+        }
+    }
+    for v in &mut reading.to_picture.h[..6] {
+        *v *= k as f64;
+    }
 }
 
 /// Below this share of exactly equal neighbours, a picture is taken for a photo. On the

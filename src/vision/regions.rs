@@ -217,44 +217,57 @@ pub fn label_regions(img: &RgbImage) -> Regions {
 /// noise) come out flat enough to label as regions, while the lines and gaps between
 /// cells, a few pixels wide with strong contrast, survive.
 pub fn smooth(img: &RgbImage, radius: u32) -> RgbImage {
-    let (w, h) = img.dimensions();
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let mut out = RgbImage::new(w as u32, h as u32);
+    if w == 0 || h == 0 {
+        return out;
+    }
     let r = radius as i64;
-    let pass = |src: &RgbImage, horizontal: bool| -> RgbImage {
-        let mut out = RgbImage::new(w, h);
-        let (len, lines) = if horizontal { (w, h) } else { (h, w) };
-        for line in 0..lines {
-            let at = |k: i64| -> [u8; 3] {
-                let k = k.clamp(0, len as i64 - 1) as u32;
-                if horizontal {
-                    src.get_pixel(k, line).0
-                } else {
-                    src.get_pixel(line, k).0
-                }
-            };
-            let mut sum = [0i64; 3];
-            for k in -r..=r {
-                let p = at(k);
-                for c in 0..3 {
-                    sum[c] += p[c] as i64;
-                }
-            }
-            for k in 0..len as i64 {
-                let n = 2 * r + 1;
-                let v = image::Rgb([(sum[0] / n) as u8, (sum[1] / n) as u8, (sum[2] / n) as u8]);
-                if horizontal {
-                    out.put_pixel(k as u32, line, v);
-                } else {
-                    out.put_pixel(line, k as u32, v);
-                }
-                let (add, sub) = (at(k + r + 1), at(k - r));
-                for c in 0..3 {
-                    sum[c] += add[c] as i64 - sub[c] as i64;
-                }
+    let n = (2 * r + 1) as u32;
+    let stride = w * 3;
+    // Horizontal pass, row by row, with the edge pixels repeated past the ends.
+    let mut across = vec![0u8; stride * h];
+    for (src, dst) in img
+        .as_raw()
+        .chunks_exact(stride)
+        .zip(across.chunks_exact_mut(stride))
+    {
+        let at = |k: i64| k.clamp(0, w as i64 - 1) as usize * 3;
+        let mut sum = [0u32; 3];
+        for k in -r..=r {
+            for c in 0..3 {
+                sum[c] += src[at(k) + c] as u32;
             }
         }
-        out
+        for k in 0..w as i64 {
+            let (add, sub) = (at(k + r + 1), at(k - r));
+            for c in 0..3 {
+                dst[k as usize * 3 + c] = (sum[c] / n) as u8;
+                sum[c] = sum[c] + src[add + c] as u32 - src[sub + c] as u32;
+            }
+        }
+    }
+    // Vertical pass: running sums down every column at once, edge rows repeated.
+    let row = |k: i64| {
+        let k = k.clamp(0, h as i64 - 1) as usize;
+        &across[k * stride..(k + 1) * stride]
     };
-    pass(&pass(img, true), false)
+    let mut sums = vec![0u32; stride];
+    for k in -r..=r {
+        for (s, &v) in sums.iter_mut().zip(row(k)) {
+            *s += v as u32;
+        }
+    }
+    for (y, dst) in out.chunks_exact_mut(stride).enumerate() {
+        for (d, &s) in dst.iter_mut().zip(&sums) {
+            *d = (s / n) as u8;
+        }
+        let (add, sub) = (row(y as i64 + r + 1), row(y as i64 - r));
+        for ((s, &a), &b) in sums.iter_mut().zip(add).zip(sub) {
+            *s = *s + a as u32 - b as u32;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
