@@ -47,7 +47,7 @@ fn blocky_noise(w: u32, h: u32, block: u32) -> RgbImage {
 
 fn checkerboard(w: u32, h: u32, square: u32) -> GrayImage {
     GrayImage::from_fn(w, h, |x, y| {
-        Luma([if (x / square + y / square) % 2 == 0 {
+        Luma([if (x / square + y / square).is_multiple_of(2) {
             0
         } else {
             255
@@ -139,7 +139,8 @@ fn main() {
     }
     // cargo bench passes --bench; a filter word picks cases by name.
     let filter: Option<&String> = args[1..].iter().find(|a| !a.starts_with("--"));
-    let cases: Vec<(&str, Box<dyn FnOnce() -> PathBuf>)> = vec![
+    type Case = (&'static str, Box<dyn FnOnce() -> PathBuf>);
+    let cases: Vec<Case> = vec![
         (
             "noise 8192x6400 (50 MP, the limit) PNG",
             Box::new(|| cached("noise-50mp.png", || noise(8192, 6400).into())),

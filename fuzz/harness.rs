@@ -124,10 +124,7 @@ pub fn overlay(data: &[u8]) {
     let corners = [corner(), corner(), corner(), corner()];
     let to_picture = Homography::grid_to_quad(corners).unwrap_or(Homography::IDENTITY);
     let solution = Grid::parse(SOLUTION).unwrap();
-    let mut blank = [false; 81];
-    for (i, b) in blank.iter_mut().enumerate() {
-        *b = bytes.bit(i);
-    }
+    let blank = bytes.bits81();
     let cells: Vec<CellReading> = (0..81)
         .map(|i| {
             let (r, c) = ((i / 9) as f32, (i % 9) as f32);
@@ -186,14 +183,10 @@ impl Bytes<'_> {
         }
     }
 
-    fn bit(&mut self, i: usize) -> bool {
-        // 81 bits from 11 bytes; one byte is read for every 8 bits.
-        thread_local!(static BYTE: std::cell::Cell<u8> = const { std::cell::Cell::new(0) });
-        if i % 8 == 0 {
-            let b = self.u8();
-            BYTE.with(|c| c.set(b));
-        }
-        BYTE.with(|c| c.get() >> (i % 8) & 1 == 1)
+    /// 81 bits, one a cell, from 11 bytes.
+    fn bits81(&mut self) -> [bool; 81] {
+        let bytes: Vec<u8> = (0..11).map(|_| self.u8()).collect();
+        std::array::from_fn(|i| bytes[i / 8] >> (i % 8) & 1 == 1)
     }
 
     /// A coordinate: mostly inside or near the picture, sometimes any f32 at all.

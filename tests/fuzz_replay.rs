@@ -20,7 +20,7 @@ fn inputs(kind: &str, target: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    files.retain(|p| p.is_file() && !p.file_name().is_some_and(|n| n == "README.md"));
+    files.retain(|p| p.is_file() && p.file_name().is_none_or(|n| n != "README.md"));
     files.sort();
     files
 }
