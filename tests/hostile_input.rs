@@ -230,3 +230,17 @@ fn a_line_of_exactly_the_limit_is_read_as_a_line() {
         "invalid: line has 4096 characters, need 81\n"
     );
 }
+
+#[test]
+fn captures_of_no_size_or_one_pixel_across_are_no_grid() {
+    // What a 0x0 window, or one squeezed to a line, captures as.
+    use sudoku_bot::vision::{ReadError, Reader};
+    let mut reader = Reader::without_ocr();
+    for (w, h) in [(0, 0), (0, 40), (40, 0), (1, 1), (1, 900), (900, 1), (2, 2)] {
+        let picture = image::DynamicImage::new_rgb8(w, h);
+        assert!(
+            matches!(reader.read(&picture, None), Err(ReadError::NoGrid)),
+            "{w}x{h}"
+        );
+    }
+}
