@@ -131,7 +131,8 @@ fn cell_background(picture: &RgbImage, reading: &Reading, i: usize) -> [u8; 3] {
     // more than the picture.
     let first = |start: f32| {
         if start < 0.0 {
-            start + (-start / step).ceil() * step
+            // The first sample at or past 0: the same position modulo the step.
+            start.rem_euclid(step)
         } else {
             start
         }
