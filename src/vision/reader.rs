@@ -306,7 +306,7 @@ impl Reader {
                 Err(e) => Err(e),
             };
         }
-        let rgb = picture.to_rgb8();
+        let rgb = rgb_of(picture);
         let t0 = std::time::Instant::now();
         let (equal, close) = neighbour_shares(&rgb);
         if close.is_none_or(|share| share < NOISE_CLOSE_SHARE) {
@@ -425,15 +425,18 @@ impl Reader {
         let classifier = self.classifier.as_ref().expect("loaded above");
         // The classifier sees each cell at 28 px: a camera's full resolution adds only
         // cost, so big pictures are read at PHOTO_WORK_PIXELS.
-        let gray = picture.to_luma8();
+        let gray = match picture {
+            DynamicImage::ImageLuma8(gray) => gray.clone(),
+            _ => picture.to_luma8(),
+        };
         let pixels = gray.width() as u64 * gray.height() as u64;
         if pixels <= PHOTO_WORK_PIXELS {
             return super::photo::read_photo(&gray, classifier);
         }
-        let k = (pixels as f64 / PHOTO_WORK_PIXELS as f64).sqrt() as f32 * 1.001;
-        let (w, h) = (gray.width() as f32 / k, gray.height() as f32 / k);
-        let small = image::imageops::resize(&gray, w as u32, h as u32, FilterType::Triangle);
+        let k = (pixels as f64 / PHOTO_WORK_PIXELS as f64).sqrt().ceil() as u32;
+        let small = shrink(&gray, k);
         drop(gray);
+        let k = k as f32;
         match super::photo::read_photo(&small, classifier) {
             Ok(mut reading) => {
                 scale_reading(&mut reading, k);
@@ -677,6 +680,43 @@ const PHOTO_ONLY_PIXELS: u64 = 12 * MEGAPIXEL;
 /// filling a tenth of the picture still has cells of 100 px).
 const PHOTO_WORK_PIXELS: u64 = 8 * MEGAPIXEL;
 
+/// The picture as RGB: grey pictures (a 1-bit or 8-bit PNG) are expanded directly,
+/// which is several times quicker than the general conversion and gives the same.
+fn rgb_of(picture: &DynamicImage) -> image::RgbImage {
+    match picture {
+        DynamicImage::ImageLuma8(gray) => {
+            let raw: Vec<u8> = gray.as_raw().iter().flat_map(|&v| [v, v, v]).collect();
+            image::RgbImage::from_raw(gray.width(), gray.height(), raw).expect("3 bytes a pixel")
+        }
+        _ => picture.to_rgb8(),
+    }
+}
+
+/// The picture shrunk by a whole factor `k`: each pixel the mean of a `k` x `k` square
+/// (a ragged edge is dropped). One pass, unlike a general resampling filter, whose cost
+/// grows with the factor.
+fn shrink(gray: &image::GrayImage, k: u32) -> image::GrayImage {
+    let (w, h) = (gray.width() / k, gray.height() / k);
+    let mut sums = vec![0u32; w as usize];
+    let mut out = image::GrayImage::new(w, h);
+    let area = k * k;
+    for (y, row) in out.rows_mut().enumerate() {
+        sums.fill(0);
+        let stride = gray.width() as usize;
+        for dy in 0..k as usize {
+            let start = (y * k as usize + dy) * stride;
+            let src = &gray.as_raw()[start..start + (w * k) as usize];
+            for (x, &p) in src.iter().enumerate() {
+                sums[x / k as usize] += p as u32;
+            }
+        }
+        for (p, &s) in row.zip(&sums) {
+            p[0] = (s / area) as u8;
+        }
+    }
+    out
+}
+
 /// Maps a reading of a picture scaled down by `k` back onto the full picture.
 fn scale_reading(reading: &mut Reading, k: f32) {
     let point = |p: &mut super::Point| {
@@ -786,4 +826,26 @@ pub fn read_file(path: &Path) -> Result<Reading, anyhow::Error> {
     let img = image::open(path)?;
     let mut reader = Reader::new()?;
     Ok(reader.read(&img, None)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grey_pictures_expand_to_the_same_rgb_as_the_general_conversion() {
+        let gray = image::GrayImage::from_fn(37, 11, |x, y| image::Luma([(x * 7 + y * 13) as u8]));
+        let picture = DynamicImage::ImageLuma8(gray);
+        assert_eq!(rgb_of(&picture), picture.to_rgb8());
+    }
+
+    #[test]
+    fn shrinking_averages_whole_squares() {
+        let gray = image::GrayImage::from_fn(7, 5, |x, y| image::Luma([(10 * x + y) as u8]));
+        let small = shrink(&gray, 2);
+        assert_eq!(small.dimensions(), (3, 2));
+        // (0+1+10+11)/4 and (40+41+50+51)/4 = 45.5, truncated
+        assert_eq!(small.get_pixel(0, 0)[0], 5);
+        assert_eq!(small.get_pixel(2, 0)[0], 45);
+    }
 }
