@@ -126,10 +126,22 @@ fn cell_background(picture: &RgbImage, reading: &Reading, i: usize) -> [u8; 3] {
     let b = reading.cells[i].cell_box;
     let mut px: Vec<[u8; 3]> = Vec::new();
     let step = (b.w.min(b.h) / 12.0).max(1.0);
-    let mut y = b.y + step;
-    while y < b.y + b.h - step {
-        let mut x = b.x + step;
-        while x < b.x + b.w - step {
+    // Samples before the picture's edge are skipped in one go and the walk stops at
+    // its far edge: a box far bigger than the picture (a hostile reading) costs no
+    // more than the picture.
+    let first = |start: f32| {
+        if start < 0.0 {
+            // The first sample at or past 0: the same position modulo the step.
+            start.rem_euclid(step)
+        } else {
+            start
+        }
+    };
+    let (w, h) = (picture.width() as f32, picture.height() as f32);
+    let mut y = first(b.y + step);
+    while y < b.y + b.h - step && y < h {
+        let mut x = first(b.x + step);
+        while x < b.x + b.w - step && x < w {
             if x >= 0.0 && y >= 0.0 && (x as u32) < picture.width() && (y as u32) < picture.height()
             {
                 px.push(picture.get_pixel(x as u32, y as u32).0);

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::vision::{CellReading, Point, Reader, ReaderOptions, Reading};
+use crate::vision::{
+    CellReading, Point, Reader, ReaderOptions, Reading, MAX_PICTURE_PIXELS, MEGAPIXEL,
+};
 use crate::UsageError;
 
 /// The `--json` document printed after the grid line.
@@ -73,23 +75,49 @@ pub fn reader_for(format: Option<image::ImageFormat>) -> anyhow::Result<Reader> 
 }
 
 /// Opens a picture file, and says its format; a missing, empty, truncated or non-image
-/// file is a usage error that names the file.
+/// file, or one over the pixel budget, is a usage error that names the file.
 pub fn open_picture(
     path: &Path,
 ) -> anyhow::Result<(image::DynamicImage, Option<image::ImageFormat>)> {
     let bytes = std::fs::read(path)
         .map_err(|e| UsageError(format!("cannot open {}: {}", path.display(), io_reason(&e))))?;
+    Ok(decode_picture(&bytes, &path.display().to_string())?)
+}
+
+/// Decodes a picture held in memory; `name` is what error messages call it. The size
+/// is read from the header first: a picture over [`MAX_PICTURE_PIXELS`] is refused
+/// before any pixel is decoded (a 23k x 23k 1-bit PNG is tens of KB on disk and would
+/// need gigabytes once converted and labelled).
+pub fn decode_picture(
+    bytes: &[u8],
+    name: &str,
+) -> Result<(image::DynamicImage, Option<image::ImageFormat>), UsageError> {
     if bytes.is_empty() {
-        return Err(UsageError(format!("{} is empty, not a picture", path.display())).into());
+        return Err(UsageError(format!("{name} is empty, not a picture")));
     }
-    let format = image::guess_format(&bytes).ok();
-    let picture = image::load_from_memory(&bytes).map_err(|e| {
+    let not_a_picture = |e: &dyn std::fmt::Display| {
         UsageError(format!(
-            "{} is not a picture that can be read (PNG, JPEG or BMP): {e}",
-            path.display()
+            "{name} is not a picture that can be read (PNG, JPEG or BMP): {e}"
         ))
-    })?;
-    Ok((picture, format))
+    };
+    let format = image::guess_format(bytes).map_err(|e| not_a_picture(&e))?;
+    let decoder = || image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let (w, h) = decoder().into_dimensions().map_err(|e| not_a_picture(&e))?;
+    let pixels = w as u64 * h as u64;
+    if pixels > MAX_PICTURE_PIXELS {
+        return Err(UsageError(format!(
+            "{name} is {w}x{h} pixels ({:.0} megapixels); pictures up to {} megapixels are read: scale it down first",
+            pixels as f64 / MEGAPIXEL as f64,
+            MAX_PICTURE_PIXELS / MEGAPIXEL
+        )));
+    }
+    let mut reader = decoder();
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(w);
+    limits.max_image_height = Some(h);
+    reader.limits(limits);
+    let picture = reader.decode().map_err(|e| not_a_picture(&e))?;
+    Ok((picture, Some(format)))
 }
 
 fn io_reason(e: &std::io::Error) -> String {

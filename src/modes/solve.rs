@@ -29,27 +29,7 @@ pub fn run(puzzles: &[String]) -> anyhow::Result<ExitCode> {
                 "sudoku-bot: reading puzzles from standard input, one a line (Ctrl-D to end)"
             );
         }
-        let mut input = stdin.lock();
-        let mut raw = Vec::with_capacity(128);
-        let mut line_number = 0usize;
-        loop {
-            raw.clear();
-            let n = input.read_until(b'\n', &mut raw).with_context(|| {
-                format!("could not read standard input after line {line_number}")
-            })?;
-            if n == 0 {
-                break;
-            }
-            line_number += 1;
-            let line = String::from_utf8_lossy(&raw);
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let answer = answer(line);
-            tracing::debug!(line = line_number, %answer, "solved");
-            tally.write(&mut out, &answer)?;
-        }
+        tally = answer_lines(stdin.lock(), &mut out)?;
     } else {
         for puzzle in puzzles {
             tally.write(&mut out, &answer(puzzle))?;
@@ -68,6 +48,76 @@ pub fn run(puzzles: &[String]) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The longest puzzle line read (a puzzle is 81 characters; comments and spaces may
+/// add some). A longer line is answered `invalid: line too long` and skipped without
+/// being kept, so input with no line breaks costs no more memory than this.
+pub const MAX_LINE: usize = 4096;
+
+/// Answers each line of `input` on `out` (blank lines and '#' lines skipped); the
+/// tally says how many answers of each kind were written.
+pub fn answer_lines(mut input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Tally> {
+    let mut tally = Tally::default();
+    let mut raw = Vec::with_capacity(128);
+    let mut line_number = 0usize;
+    loop {
+        raw.clear();
+        let ended = read_line_capped(&mut input, &mut raw, MAX_LINE)
+            .with_context(|| format!("could not read standard input after line {line_number}"))?;
+        let Some(too_long) = ended else { break };
+        line_number += 1;
+        if too_long {
+            tally.write(out, &Answer::Invalid("line too long".into()))?;
+            continue;
+        }
+        let line = String::from_utf8_lossy(&raw);
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let answer = answer(line);
+        tracing::debug!(line = line_number, %answer, "solved");
+        tally.write(out, &answer)?;
+    }
+    Ok(tally)
+}
+
+/// Reads one line (up to and without its '\n') into `line`, keeping at most `cap`
+/// bytes: the rest of a longer line is read and dropped. `None` at the end of input,
+/// else whether the line was longer than `cap`.
+fn read_line_capped(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<Option<bool>> {
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any.then_some(too_long));
+        }
+        any = true;
+        let (part, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if line.len() + part.len() > cap {
+            too_long = true;
+            line.clear();
+        } else if !too_long {
+            line.extend_from_slice(part);
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(Some(too_long));
+        }
+    }
 }
 
 /// The answer line for one puzzle line.
@@ -115,12 +165,12 @@ impl fmt::Display for Answer {
 }
 
 /// How many answers of each kind were printed.
-#[derive(Default)]
-struct Tally {
-    solved: usize,
-    unsolvable: usize,
-    multiple: usize,
-    invalid: usize,
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub solved: usize,
+    pub unsolvable: usize,
+    pub multiple: usize,
+    pub invalid: usize,
 }
 
 impl Tally {
@@ -142,7 +192,7 @@ impl Tally {
         writeln!(out, "{answer}")
     }
 
-    fn all_solved(&self) -> bool {
+    pub fn all_solved(&self) -> bool {
         self.unsolvable + self.multiple + self.invalid == 0
     }
 }

@@ -13,7 +13,7 @@ use super::Rect;
 
 /// A candidate cell must be at least this many pixels on a side (the issue asks for
 /// cells from about 20 px; a 20 px cell has an interior of 16-18 px).
-const MIN_CELL: u32 = 10;
+pub const MIN_CELL: u32 = 10;
 /// Width/height of a cell interior lies within [1/ASPECT, ASPECT].
 const ASPECT: f32 = 1.3;
 /// A cell interior covers at least this share of its bounding box (the rest is the
@@ -274,6 +274,16 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
     if col_step.max(row_step) > 1.15 * col_step.min(row_step) + 2.0 {
         return None;
     }
+    if !has_box_lines(&col_edges, &row_edges) && continues_past_edges(members, &cols, &rows, s) {
+        // Graph paper, a checkerboard, a spreadsheet of square cells: nine by nine of
+        // a pattern that goes on. A sudoku's lattice ends at its border.
+        tracing::debug!("a 9x9 piece of an endless lattice, not a grid");
+        return None;
+    }
+    if checkered(&slot) {
+        tracing::debug!("a checkerboard, not a grid");
+        return None;
+    }
     let mut cells = [Rect {
         x: 0.0,
         y: 0.0,
@@ -316,6 +326,82 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
         },
     ))
 }
+
+/// True when the lines (or gaps) between 3x3 boxes are wider than those between the
+/// cells inside them, across the columns or down the rows: nearly every sudoku draws
+/// its boxes so; graph paper and a checkerboard do not.
+fn has_box_lines(col_edges: &[(f32, f32); 9], row_edges: &[(f32, f32); 9]) -> bool {
+    let wider = |edges: &[(f32, f32); 9]| {
+        let gap = |k: usize| edges[k + 1].0 - edges[k].1;
+        let inner = [0, 1, 3, 4, 6, 7]
+            .map(gap)
+            .into_iter()
+            .fold(f32::MIN, f32::max);
+        gap(2).min(gap(5)) >= inner + BOX_LINE_EXTRA
+    };
+    wider(col_edges) || wider(row_edges)
+}
+
+/// Box lines are at least this many pixels wider than cell lines to count as such.
+const BOX_LINE_EXTRA: f32 = 1.0;
+
+/// True when cells like the lattice's own lie one step past its border, along at least
+/// [`PAST_EDGE_CELLS`] of its outer rows and columns: the lattice is a 9x9 piece of a
+/// pattern that goes on (graph paper, a checkerboard), not a grid with a border.
+fn continues_past_edges(members: &[Candidate], cols: &[f32], rows: &[f32], s: f32) -> bool {
+    let tol = s * 0.3;
+    let index = |v: f32, centres: &[f32]| -> Option<i32> {
+        let step = (centres[8] - centres[0]) / 8.0;
+        if (v - (centres[0] - step)).abs() < tol {
+            return Some(-1);
+        }
+        if (v - (centres[8] + step)).abs() < tol {
+            return Some(9);
+        }
+        centres
+            .iter()
+            .position(|&p| (p - v).abs() < tol)
+            .map(|k| k as i32)
+    };
+    let past = members
+        .iter()
+        .filter(|c| match (index(c.cx, cols), index(c.cy, rows)) {
+            (Some(col), Some(row)) => {
+                let inside = |k: i32| (0..9).contains(&k);
+                (inside(row) && !inside(col)) || (inside(col) && !inside(row))
+            }
+            _ => false,
+        })
+        .count();
+    past >= PAST_EDGE_CELLS
+}
+
+/// Cells found one step outside the lattice that make it part of an endless pattern:
+/// one full side's worth.
+const PAST_EDGE_CELLS: usize = 9;
+
+/// True when most side-by-side cells inside the boxes differ in colour by more than
+/// [`CHECKER_CONTRAST`]: a checkerboard. A sudoku paints its cells alike, but for a
+/// highlighted row, column or box, or boxes shaded in turn.
+fn checkered(slot: &[Option<Candidate>; 81]) -> bool {
+    let (mut pairs, mut contrasting) = (0, 0);
+    for r in 0..9 {
+        for c in [0, 1, 3, 4, 6, 7] {
+            for (a, b) in [(r * 9 + c, r * 9 + c + 1), (c * 9 + r, (c + 1) * 9 + r)] {
+                if let (Some(a), Some(b)) = (&slot[a], &slot[b]) {
+                    pairs += 1;
+                    let (ma, mb) = (a.region.mean(), b.region.mean());
+                    let diff: u32 = (0..3).map(|k| ma[k].abs_diff(mb[k]) as u32).sum();
+                    contrasting += (diff > 3 * CHECKER_CONTRAST) as usize;
+                }
+            }
+        }
+    }
+    pairs > 0 && contrasting * 2 > pairs
+}
+
+/// Colour difference (mean over the channels) of neighbouring cells in a checkerboard.
+const CHECKER_CONTRAST: u32 = 60;
 
 /// True when the 8 steps between 9 centres are all 0.9..MAX_PITCH cell sizes, the
 /// steps inside each band of three are at most [`MAX_INNER_PITCH`] cell sizes (cells
@@ -391,6 +477,40 @@ mod tests {
         let img = draw_grid(300, 260, 10, 12, 20, 1, 2, [90, 90, 100], [30, 30, 34]);
         let lat = locate_lattice(&label_regions(&img)).expect("grid");
         assert_eq!(lat.cells[0].w, 20.0);
+    }
+
+    /// Lines of `line` px every `square` px across the whole page: graph paper.
+    fn graph_paper(w: u32, h: u32, square: u32, line: u32) -> RgbImage {
+        RgbImage::from_fn(w, h, |x, y| {
+            if x % square < line || y % square < line {
+                Rgb([120, 140, 200])
+            } else {
+                Rgb([255, 255, 255])
+            }
+        })
+    }
+
+    #[test]
+    fn graph_paper_and_a_checkerboard_are_not_grids() {
+        let paper = graph_paper(900, 700, 25, 1);
+        assert!(locate_lattice(&label_regions(&paper)).is_none());
+        let board = RgbImage::from_fn(1000, 800, |x, y| {
+            Rgb([if (x / 40 + y / 40) % 2 == 0 { 0 } else { 255 }; 3])
+        });
+        assert!(locate_lattice(&label_regions(&board)).is_none());
+    }
+
+    #[test]
+    fn a_grid_drawn_with_even_lines_is_still_a_grid() {
+        // No wider box lines, but the lattice ends at its border.
+        let img = draw_grid(500, 420, 40, 30, 36, 1, 1, [0, 0, 0], [255, 255, 255]);
+        assert!(locate_lattice(&label_regions(&img)).is_some());
+        // Graph paper with a real grid drawn on it: the grid's box lines tell it.
+        let mut page = graph_paper(700, 600, 12, 1);
+        let grid = draw_grid(420, 420, 10, 10, 36, 1, 3, [0, 0, 0], [255, 255, 255]);
+        image::imageops::replace(&mut page, &grid, 100, 80);
+        let lat = locate_lattice(&label_regions(&page)).expect("grid on graph paper");
+        assert_eq!(lat.cells[0].w, 36.0);
     }
 
     #[test]

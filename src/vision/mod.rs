@@ -6,6 +6,15 @@
 
 use crate::grid::Grid;
 
+/// A megapixel, as cameras count them in binary steps: 2^20 pixels.
+pub const MEGAPIXEL: u64 = 1 << 20;
+
+/// The pixel budget: the largest picture read (8192x6400, past any phone camera and an
+/// 8K screen). Files over it are refused before decoding; [`Reader::read`] scales a
+/// picture over it down first. Within it, a read costs at most about 2 s and 1 GB on
+/// one core, whatever the picture shows (`cargo bench --bench hostile`).
+pub const MAX_PICTURE_PIXELS: u64 = 50 * MEGAPIXEL;
+
 /// A point in picture pixels (x to the right, y down).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Point {

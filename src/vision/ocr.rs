@@ -80,6 +80,14 @@ impl Ocr {
         }
     }
 
+    /// No engine at all: every read that needs Tesseract fails with `reason` (fuzzing,
+    /// where starting Tesseract would cost more than the rest of the read).
+    pub fn disabled(reason: &str) -> Ocr {
+        Ocr {
+            engine: Engine::Failed(reason.to_string()),
+        }
+    }
+
     /// The engine, once started; the error says why it could not start.
     pub fn engine(&mut self) -> Result<&mut LepTess, String> {
         if let Engine::Idle { language, tessdata } = &self.engine {

@@ -68,46 +68,91 @@ fn close(a: &[u8], b: &[u8]) -> bool {
         && a[2].abs_diff(b[2]) <= FLAT_TOLERANCE
 }
 
-/// A horizontal run of pixels joined left to right.
-struct Run {
-    y: u32,
-    x0: u32,
-    x1: u32,
-    sum: [u64; 3],
+/// Regions smaller than this on either side are not kept: only cell-sized regions
+/// matter to the locator ([`super::locate`] takes cells of 10 px and up), and dropping
+/// the rest as soon as they end keeps memory bounded on busy pictures (noise, photos,
+/// fine patterns), where nearly every pixel is a region of its own.
+pub const KEEP_SIDE: u32 = super::locate::MIN_CELL;
+
+/// A region being built: its statistics, and the raster position of its first run
+/// (y, then x), which orders the regions as a two-pass labelling would number them.
+#[derive(Clone, Copy)]
+struct Growing {
+    region: Region,
+    first: u64,
 }
 
-/// Labels the flat-colour regions of `img`: pixels are joined into horizontal runs,
-/// runs are joined to the runs above them wherever two stacked pixels are close, with
-/// union-find over runs (screenshots have long runs, so this is far cheaper than
-/// union-find over pixels).
+impl Growing {
+    fn merge(&mut self, other: &Growing) {
+        let (a, b) = (&mut self.region, &other.region);
+        a.area += b.area;
+        a.x0 = a.x0.min(b.x0);
+        a.y0 = a.y0.min(b.y0);
+        a.x1 = a.x1.max(b.x1);
+        a.y1 = a.y1.max(b.y1);
+        for c in 0..3 {
+            a.sum[c] += b.sum[c];
+        }
+        self.first = self.first.min(other.first);
+    }
+}
+
+/// Labels the flat-colour regions of `img` and keeps those at least [`KEEP_SIDE`] px on
+/// both sides. Pixels are joined into horizontal runs, and runs to the runs above them
+/// wherever two stacked pixels are close, with union-find over the runs of two rows at
+/// a time: after each row the regions still growing are renumbered, and those that
+/// ended are kept or dropped. Memory is a few rows' worth plus the regions kept,
+/// whatever the picture shows; time is one pass over the pixels.
 pub fn label_regions(img: &RgbImage) -> Regions {
     let (w, h) = img.dimensions();
     let raw = img.as_raw();
     let stride = w as usize * 3;
-    let mut runs: Vec<Run> = Vec::new();
+    // Union-find over the regions alive in the row above (ids 0..alive) and the runs of
+    // this row (ids alive..); each root holds its region's statistics.
     let mut parent: Vec<u32> = Vec::new();
+    let mut growing: Vec<Growing> = Vec::new();
+    let mut alive = 0usize;
     let mut above = vec![0u32; w as usize];
     let mut here = vec![0u32; w as usize];
+    let mut renumber: Vec<u32> = Vec::new();
+    let mut next_parent: Vec<u32> = Vec::new();
+    let mut next_growing: Vec<Growing> = Vec::new();
+    let mut kept: Vec<Growing> = Vec::new();
+    let keep = |g: &Growing, kept: &mut Vec<Growing>| {
+        if g.region.width() >= KEEP_SIDE && g.region.height() >= KEEP_SIDE {
+            kept.push(*g);
+        }
+    };
     for y in 0..h {
         let row = &raw[y as usize * stride..(y as usize + 1) * stride];
-        for x in 0..w as usize {
-            let p = &row[x * 3..x * 3 + 3];
-            if x == 0 || !close(&row[(x - 1) * 3..x * 3], p) {
-                runs.push(Run {
-                    y,
-                    x0: x as u32,
-                    x1: x as u32,
-                    sum: [0; 3],
-                });
-                parent.push(runs.len() as u32 - 1);
+        let mut x = 0usize;
+        while x < w as usize {
+            let x0 = x;
+            let mut sum = [0u64; 3];
+            loop {
+                let p = &row[x * 3..x * 3 + 3];
+                for c in 0..3 {
+                    sum[c] += p[c] as u64;
+                }
+                x += 1;
+                if x == w as usize || !close(p, &row[x * 3..x * 3 + 3]) {
+                    break;
+                }
             }
-            let id = runs.len() as u32 - 1;
-            let r = &mut runs[id as usize];
-            r.x1 = x as u32;
-            r.sum[0] += p[0] as u64;
-            r.sum[1] += p[1] as u64;
-            r.sum[2] += p[2] as u64;
-            here[x] = id;
+            let id = growing.len() as u32;
+            parent.push(id);
+            growing.push(Growing {
+                region: Region {
+                    area: (x - x0) as u32,
+                    x0: x0 as u32,
+                    y0: y,
+                    x1: x as u32 - 1,
+                    y1: y,
+                    sum,
+                },
+                first: (y as u64) << 32 | x0 as u64,
+            });
+            here[x0..x].fill(id);
         }
         if y > 0 {
             let prev = &raw[(y as usize - 1) * stride..y as usize * stride];
@@ -117,42 +162,54 @@ pub fn label_regions(img: &RgbImage) -> Regions {
                 if pair != last && close(&prev[x * 3..x * 3 + 3], &row[x * 3..x * 3 + 3]) {
                     let (a, b) = (find(&mut parent, pair.0), find(&mut parent, pair.1));
                     if a != b {
-                        parent[a.max(b) as usize] = a.min(b);
+                        let (root, child) = (a.min(b), a.max(b));
+                        parent[child as usize] = root;
+                        let merged = growing[child as usize];
+                        growing[root as usize].merge(&merged);
                     }
                     last = pair;
                 }
             }
         }
-        std::mem::swap(&mut above, &mut here);
-    }
-    let mut index_of_root = vec![u32::MAX; runs.len()];
-    let mut regions: Vec<Region> = Vec::new();
-    for (i, run) in runs.iter().enumerate() {
-        let root = find(&mut parent, i as u32) as usize;
-        if index_of_root[root] == u32::MAX {
-            index_of_root[root] = regions.len() as u32;
-            regions.push(Region {
-                x0: run.x0,
-                y0: run.y,
-                x1: run.x1,
-                y1: run.y,
-                ..Default::default()
-            });
+        // Renumber the regions that reach this row; the others ended in the row above.
+        const ENDED: u32 = u32::MAX;
+        renumber.clear();
+        renumber.resize(growing.len(), ENDED);
+        next_parent.clear();
+        next_growing.clear();
+        let mut last_run = (u32::MAX, 0u32);
+        for x in 0..w as usize {
+            let run = here[x];
+            if run != last_run.0 {
+                let root = find(&mut parent, run) as usize;
+                if renumber[root] == ENDED {
+                    renumber[root] = next_growing.len() as u32;
+                    next_parent.push(next_growing.len() as u32);
+                    next_growing.push(growing[root]);
+                }
+                last_run = (run, renumber[root]);
+            }
+            above[x] = last_run.1;
         }
-        let r = &mut regions[index_of_root[root] as usize];
-        r.area += run.x1 - run.x0 + 1;
-        r.x0 = r.x0.min(run.x0);
-        r.x1 = r.x1.max(run.x1);
-        r.y0 = r.y0.min(run.y);
-        r.y1 = r.y1.max(run.y);
-        for c in 0..3 {
-            r.sum[c] += run.sum[c];
+        for id in 0..alive {
+            let root = find(&mut parent, id as u32) as usize;
+            if renumber[root] == ENDED {
+                renumber[root] = ENDED - 1;
+                keep(&growing[root], &mut kept);
+            }
         }
+        std::mem::swap(&mut parent, &mut next_parent);
+        std::mem::swap(&mut growing, &mut next_growing);
+        alive = growing.len();
     }
+    for g in &growing {
+        keep(g, &mut kept);
+    }
+    kept.sort_unstable_by_key(|g| g.first);
     Regions {
         width: w,
         height: h,
-        regions,
+        regions: kept.into_iter().map(|g| g.region).collect(),
     }
 }
 
@@ -160,44 +217,60 @@ pub fn label_regions(img: &RgbImage) -> Regions {
 /// noise) come out flat enough to label as regions, while the lines and gaps between
 /// cells, a few pixels wide with strong contrast, survive.
 pub fn smooth(img: &RgbImage, radius: u32) -> RgbImage {
-    let (w, h) = img.dimensions();
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let mut out = RgbImage::new(w as u32, h as u32);
+    if w == 0 || h == 0 {
+        return out;
+    }
     let r = radius as i64;
-    let pass = |src: &RgbImage, horizontal: bool| -> RgbImage {
-        let mut out = RgbImage::new(w, h);
-        let (len, lines) = if horizontal { (w, h) } else { (h, w) };
-        for line in 0..lines {
-            let at = |k: i64| -> [u8; 3] {
-                let k = k.clamp(0, len as i64 - 1) as u32;
-                if horizontal {
-                    src.get_pixel(k, line).0
-                } else {
-                    src.get_pixel(line, k).0
-                }
-            };
-            let mut sum = [0i64; 3];
-            for k in -r..=r {
-                let p = at(k);
-                for c in 0..3 {
-                    sum[c] += p[c] as i64;
-                }
-            }
-            for k in 0..len as i64 {
-                let n = 2 * r + 1;
-                let v = image::Rgb([(sum[0] / n) as u8, (sum[1] / n) as u8, (sum[2] / n) as u8]);
-                if horizontal {
-                    out.put_pixel(k as u32, line, v);
-                } else {
-                    out.put_pixel(line, k as u32, v);
-                }
-                let (add, sub) = (at(k + r + 1), at(k - r));
-                for c in 0..3 {
-                    sum[c] += add[c] as i64 - sub[c] as i64;
-                }
+    let n = (2 * r + 1) as u32;
+    // Sums of n bytes divided by n, looked up (a division a channel costs more than the
+    // rest of the blur).
+    let mean: Vec<u8> = (0..=255 * n).map(|s| (s / n) as u8).collect();
+    let stride = w * 3;
+    // Horizontal pass, row by row, with the edge pixels repeated past the ends.
+    let mut across = vec![0u8; stride * h];
+    for (src, dst) in img
+        .as_raw()
+        .chunks_exact(stride)
+        .zip(across.chunks_exact_mut(stride))
+    {
+        let at = |k: i64| k.clamp(0, w as i64 - 1) as usize * 3;
+        let mut sum = [0u32; 3];
+        for k in -r..=r {
+            for c in 0..3 {
+                sum[c] += src[at(k) + c] as u32;
             }
         }
-        out
+        for k in 0..w as i64 {
+            let (add, sub) = (at(k + r + 1), at(k - r));
+            for c in 0..3 {
+                dst[k as usize * 3 + c] = mean[sum[c] as usize];
+                sum[c] = sum[c] + src[add + c] as u32 - src[sub + c] as u32;
+            }
+        }
+    }
+    // Vertical pass: running sums down every column at once, edge rows repeated.
+    let row = |k: i64| {
+        let k = k.clamp(0, h as i64 - 1) as usize;
+        &across[k * stride..(k + 1) * stride]
     };
-    pass(&pass(img, true), false)
+    let mut sums = vec![0u32; stride];
+    for k in -r..=r {
+        for (s, &v) in sums.iter_mut().zip(row(k)) {
+            *s += v as u32;
+        }
+    }
+    for (y, dst) in out.chunks_exact_mut(stride).enumerate() {
+        for (d, &s) in dst.iter_mut().zip(&sums) {
+            *d = mean[s as usize];
+        }
+        let (add, sub) = (row(y as i64 + r + 1), row(y as i64 - r));
+        for ((s, &a), &b) in sums.iter_mut().zip(add).zip(sub) {
+            *s = *s + a as u32 - b as u32;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -217,11 +290,12 @@ mod tests {
             }
         }
         let r = label_regions(&img);
-        assert_eq!(r.regions.len(), 3);
+        // The 1 px line is a region too, but too thin to be kept.
+        assert_eq!(r.regions.len(), 2);
         let left = r.regions[0];
         assert_eq!((left.width(), left.height(), left.area), (10, 10, 100));
         assert_eq!(left.mean(), [255, 255, 255]);
-        let right = r.regions[2];
+        let right = r.regions[1];
         assert_eq!((right.x0, right.width(), right.area), (11, 10, 100));
     }
 }
