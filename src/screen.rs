@@ -92,6 +92,9 @@ pub enum ScreenError {
     NoDisplay(String),
     #[error("X11 request failed: {0}")]
     X11(String),
+    /// The connection to the X server broke: the server (or the session) ended.
+    #[error("lost the connection to the X server (did the session end?): {0}")]
+    DisplayGone(String),
     #[error("cannot list windows: {0}")]
     List(String),
     #[error("cannot capture window {window}: {reason}")]
@@ -124,13 +127,19 @@ fn list_or_none(names: &[String]) -> String {
 
 impl From<x11rb::errors::ConnectionError> for ScreenError {
     fn from(e: x11rb::errors::ConnectionError) -> Self {
-        ScreenError::X11(e.to_string())
+        match e {
+            x11rb::errors::ConnectionError::IoError(_) => ScreenError::DisplayGone(e.to_string()),
+            _ => ScreenError::X11(e.to_string()),
+        }
     }
 }
 
 impl From<x11rb::errors::ReplyError> for ScreenError {
     fn from(e: x11rb::errors::ReplyError) -> Self {
-        ScreenError::X11(e.to_string())
+        match e {
+            x11rb::errors::ReplyError::ConnectionError(c) => c.into(),
+            _ => ScreenError::X11(e.to_string()),
+        }
     }
 }
 

@@ -985,3 +985,25 @@ fn a_pinned_input_method_is_not_learnt() {
     };
     assert!(reads(Some(InputMethod::Click)) < reads(None));
 }
+
+// ---- Faults ---------------------------------------------------------------------------
+
+#[test]
+fn a_capture_that_fails_is_taken_again_and_the_puzzle_solved() {
+    let (game, dir) = setup();
+    game.borrow_mut().failing_captures = 2;
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+}
+
+#[test]
+fn captures_that_keep_failing_end_the_run_with_the_capture_error() {
+    let (game, dir) = setup();
+    game.borrow_mut().failing_captures = 100;
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(err.to_string().contains("being redrawn"), "{err}");
+    assert!(game.borrow().digits().is_empty());
+}

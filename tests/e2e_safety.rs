@@ -4,6 +4,7 @@
 //! desktop misbehaves: another window grabs the focus, a notification bubble pops up
 //! over the grid, the game window is unmapped, the screen saver comes on, the user
 //! clicks without moving the mouse. A configuration with NaN in it never starts.
+//! Faults during play: the game killed, the X server gone.
 //!
 //! Each test is a check that fails when the check in the bot is removed (the closing
 //! note of the change that added them shows each one failing that way).
@@ -59,6 +60,21 @@ fn play_and(
     let status = bot.wait().expect("bot exit");
     let stderr = reader.join().unwrap();
     (status.code(), stderr)
+}
+
+/// A window behind everything, over the whole screen, that records what it gets:
+/// whatever misses the game lands here.
+fn recorder_behind_everything(desk: &Desktop) -> Recorder {
+    let behind = Recorder::open(
+        &desk.display,
+        Spec {
+            title: "Desktop behind",
+            rect: (0, 0, 1280, 1024),
+            override_redirect: true,
+        },
+    );
+    behind.lower();
+    behind
 }
 
 /// True once GNOME Sudoku has opened its completion dialog (within a few seconds).
@@ -149,16 +165,7 @@ fn an_unmapped_game_gets_no_input_and_the_window_behind_gets_nothing() {
         return;
     };
     let window = desk.start_gnome_sudoku_easy();
-    // Behind everything, the whole screen: whatever misses the game lands here.
-    let behind = Recorder::open(
-        &desk.display,
-        Spec {
-            title: "Desktop behind",
-            rect: (0, 0, 1280, 1024),
-            override_redirect: true,
-        },
-    );
-    behind.lower();
+    let behind = recorder_behind_everything(&desk);
     let (code, stderr) = play_and(&mut desk, SLOW, Duration::from_millis(1500), |desk| {
         desk.run("xdotool", &["windowunmap", &window]);
         std::thread::sleep(Duration::from_millis(1500));
@@ -245,4 +252,52 @@ fn nan_in_the_configuration_is_refused_before_anything_is_touched() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+}
+
+// ---- Faults during play ---------------------------------------------------------------
+
+#[test]
+fn the_game_killed_mid_play_stops_the_bot_and_the_window_behind_gets_nothing() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    desk.start_gnome_sudoku_easy();
+    let behind = recorder_behind_everything(&desk);
+    let (code, stderr) = play_and(&mut desk, SLOW, Duration::from_millis(1500), |desk| {
+        // The game is the newest process of the desktop.
+        desk.kill_newest();
+    });
+    eprintln!("{stderr}");
+    let got = behind.close();
+    assert!(
+        got.is_empty(),
+        "input reached the window behind: {got:?}; {stderr}"
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("sudoku-bot: ") && last.contains("closed"),
+        "the last line does not say the window closed: {stderr}"
+    );
+}
+
+#[test]
+fn the_x_server_dying_mid_play_gives_one_clear_error_and_no_panic() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    desk.start_gnome_sudoku_easy();
+    let (code, stderr) = play_and(&mut desk, SLOW, Duration::from_millis(1500), |desk| {
+        desk.kill_display();
+    });
+    eprintln!("{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(matches!(code, Some(c) if c != 0), "exit {code:?}: {stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("sudoku-bot: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(errors[0].contains("X server"), "{stderr}");
 }

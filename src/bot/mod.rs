@@ -326,11 +326,25 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     pub fn run_once(&mut self) -> Result<Outcome, BotError> {
         let start = Instant::now();
         let timeout = Duration::from_millis(self.config.watch.once_timeout);
+        let mut failed_captures = 0;
         loop {
             if self.stopped() {
                 return Ok(Outcome::Stopped);
             }
-            match self.step()? {
+            let step = self.step();
+            if let Err(e @ BotError::Screen(ScreenError::Capture { .. })) = &step {
+                // A capture can fail while the window is being redrawn: look again, at
+                // most three times in a row.
+                failed_captures += 1;
+                if failed_captures <= 3 {
+                    warn!("{e}; trying again");
+                    self.pause(self.config.watch.interval);
+                    continue;
+                }
+            } else {
+                failed_captures = 0;
+            }
+            match step? {
                 Step::Done(outcome) => return Ok(outcome),
                 Step::Wait(reason) => {
                     debug!("waiting: {reason}");

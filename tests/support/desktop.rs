@@ -204,6 +204,16 @@ impl Desktop {
         }
     }
 
+    /// Kills the X server (a display that dies under its clients).
+    pub fn kill_display(&mut self) {
+        if let Some(xvfb) = self.children.first_mut() {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", xvfb.id())])
+                .status();
+            let _ = xvfb.wait();
+        }
+    }
+
     /// Which of the desktop's processes still run, with the end of their logs.
     pub fn diagnose(&mut self) -> String {
         let mut out = format!("display {}", self.display);

@@ -186,6 +186,8 @@ pub struct Game {
     pub input_while_covered: usize,
     /// A number palette keeps this digit chosen: a click on an empty cell enters it.
     pub palette: Option<u8>,
+    /// The next this many captures fail (the window being redrawn).
+    pub failing_captures: u32,
     /// Once this many digits were typed, the next N readings miss the given in this
     /// cell (a popover over it): (digits, cell, readings).
     pub hide_given: Option<(usize, usize, usize)>,
@@ -251,6 +253,7 @@ impl Game {
             pending_focus: None,
             input_while_covered: 0,
             palette: None,
+            failing_captures: 0,
             hide_given: None,
         }))
     }
@@ -560,6 +563,13 @@ impl Screen for SimScreen {
 
     fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
         let mut g = self.0.borrow_mut();
+        if g.failing_captures > 0 {
+            g.failing_captures -= 1;
+            return Err(ScreenError::Capture {
+                window: "Sudoku".into(),
+                reason: "the window is being redrawn".into(),
+            });
+        }
         g.captures += 1;
         Ok(g.render())
     }
