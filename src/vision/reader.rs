@@ -286,25 +286,7 @@ impl Reader {
                 picture.height()
             );
             let small = picture.resize_exact(w as u32, h as u32, FilterType::Triangle);
-            return match self.read(&small, debug_dir) {
-                Ok(mut reading) => {
-                    scale_reading(&mut reading, k);
-                    Ok(reading)
-                }
-                Err(ReadError::Doubtful {
-                    reason,
-                    cells,
-                    mut reading,
-                }) => {
-                    scale_reading(&mut reading, k);
-                    Err(ReadError::Doubtful {
-                        reason,
-                        cells,
-                        reading,
-                    })
-                }
-                Err(e) => Err(e),
-            };
+            return scaled(self.read(&small, debug_dir), k);
         }
         let rgb = rgb_of(picture);
         let t0 = std::time::Instant::now();
@@ -437,25 +419,7 @@ impl Reader {
         let small = shrink(&gray, k);
         drop(gray);
         let k = k as f32;
-        match super::photo::read_photo(&small, classifier) {
-            Ok(mut reading) => {
-                scale_reading(&mut reading, k);
-                Ok(reading)
-            }
-            Err(ReadError::Doubtful {
-                reason,
-                cells,
-                mut reading,
-            }) => {
-                scale_reading(&mut reading, k);
-                Err(ReadError::Doubtful {
-                    reason,
-                    cells,
-                    reading,
-                })
-            }
-            Err(e) => Err(e),
-        }
+        scaled(super::photo::read_photo(&small, classifier), k)
     }
 
     /// Names each given glyph: from the glyphs known already, else Tesseract once per
@@ -715,6 +679,30 @@ fn shrink(gray: &image::GrayImage, k: u32) -> image::GrayImage {
         }
     }
     out
+}
+
+/// A reading of a picture shrunk by `k`, in the picture's own pixels (doubtful ones
+/// too).
+fn scaled(read: Result<Reading, ReadError>, k: f32) -> Result<Reading, ReadError> {
+    match read {
+        Ok(mut reading) => {
+            scale_reading(&mut reading, k);
+            Ok(reading)
+        }
+        Err(ReadError::Doubtful {
+            reason,
+            cells,
+            mut reading,
+        }) => {
+            scale_reading(&mut reading, k);
+            Err(ReadError::Doubtful {
+                reason,
+                cells,
+                reading,
+            })
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Maps a reading of a picture scaled down by `k` back onto the full picture.
