@@ -46,6 +46,9 @@ pub enum InputError {
     Open(String),
     #[error("sending input failed: {0}")]
     Send(String),
+    /// The connection to the X server broke while sending: the session ended.
+    #[error("lost the connection to the X server (did the session end?): {0}")]
+    DisplayGone(String),
     #[error("cannot query the pointer or keyboard: {0}")]
     Query(String),
 }
@@ -226,15 +229,31 @@ impl RawEvents {
     }
 }
 
+impl EnigoInput {
+    /// Why enigo failed: when the server no longer answers, the session ended, which
+    /// says more than enigo's own message.
+    fn send_failed(&self, e: enigo::InputError) -> InputError {
+        let alive = self
+            .x11
+            .get_input_focus()
+            .map_err(|_| ())
+            .and_then(|cookie| cookie.reply().map_err(|_| ()));
+        match alive {
+            Ok(_) => InputError::Send(e.to_string()),
+            Err(()) => InputError::DisplayGone(format!("sending input failed: {e}")),
+        }
+    }
+}
+
 impl Input for EnigoInput {
     fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
         self.enigo
             .move_mouse(at.x, at.y, Coordinate::Abs)
-            .map_err(|e| InputError::Send(e.to_string()))?;
+            .map_err(|e| self.send_failed(e))?;
         self.watch.sent_buttons += 1;
         self.enigo
             .button(Button::Left, Direction::Click)
-            .map_err(|e| InputError::Send(e.to_string()))
+            .map_err(|e| self.send_failed(e))
     }
 
     fn key(&mut self, key: Key) -> Result<(), InputError> {
@@ -252,7 +271,7 @@ impl Input for EnigoInput {
         self.watch.sent_keys += 1;
         self.enigo
             .key(key, Direction::Click)
-            .map_err(|e| InputError::Send(e.to_string()))
+            .map_err(|e| self.send_failed(e))
     }
 
     fn pointer(&mut self) -> Result<ScreenPoint, InputError> {

@@ -373,15 +373,24 @@ impl Screen for X11Screen {
     fn view(&mut self) -> Result<WindowView, ScreenError> {
         let id = self.info.id;
         let gone = || ScreenError::Gone(self.info.describe());
-        let Ok(attributes) = self.x11.conn.get_window_attributes(id)?.reply() else {
-            return Err(gone());
+        // A request about the window fails with an X error once the window is
+        // destroyed; a broken connection is the server's end, not the window's.
+        let or_gone = |e: ScreenError| match e {
+            e @ ScreenError::DisplayGone(_) => e,
+            _ => gone(),
         };
+        let attributes = self
+            .x11
+            .conn
+            .get_window_attributes(id)?
+            .reply()
+            .map_err(|e| or_gone(e.into()))?;
         let mut window = self.info.clone();
-        window.rect = self.x11.client_rect(id).map_err(|_| gone())?;
-        window.minimized = self.x11.is_hidden(id)?;
+        window.rect = self.x11.client_rect(id).map_err(or_gone)?;
+        window.minimized = self.x11.is_hidden(id).map_err(or_gone)?;
         // The window's top-level ancestor (the window manager's frame) is what the
         // server stacks among the root's children, bottom to top.
-        let frame = self.x11.top_level(id).map_err(|_| gone())?;
+        let frame = self.x11.top_level(id).map_err(or_gone)?;
         let children = self.x11.conn.query_tree(self.x11.root)?.reply()?.children;
         let pos = children.iter().position(|&w| w == frame).ok_or_else(gone)?;
         let above = self.x11.visible_windows(&children[pos + 1..])?;
