@@ -127,6 +127,9 @@ pub struct Delays {
     /// The longest any pause may grow when the game loses moves (the bot slows down
     /// fourfold each time it sees digits lost or in the wrong cell).
     pub slowest: u64,
+    /// Whether, once the game is learnt, the bot tries shorter pauses than
+    /// `after_click` and `after_key` and keeps them while the game keeps up.
+    pub shorten: bool,
 }
 
 impl Default for Delays {
@@ -138,6 +141,7 @@ impl Default for Delays {
             settle: 150,
             x11_event: 0,
             slowest: 1000,
+            shorten: true,
         }
     }
 }

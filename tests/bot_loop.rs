@@ -970,6 +970,35 @@ fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {
 }
 
 #[test]
+fn shorter_pauses_are_tried_once_learnt_and_dropped_at_the_first_digit_in_the_wrong_cell() {
+    // A game that takes the focus 80 ms after a click: the configured 100 ms are
+    // enough, the 50 ms on trial are not.
+    let play = |shorten: bool| {
+        let (game, dir) = setup();
+        game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(80));
+        let mut config = sim::quick_config(dir.path());
+        config.delays.after_click = 100;
+        config.delays.after_key = 2;
+        config.delays.shorten = shorten;
+        let (mut bot, _, _) = sim::bot(&game, config, false);
+        let outcome = bot.run_once().unwrap();
+        assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+        let g = game.borrow();
+        assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+        g.misplaced_at.clone()
+    };
+    assert_eq!(play(false), Vec::<usize>::new());
+    let misplaced = play(true);
+    // Learning takes two moves, the trial eight: a digit in the wrong cell only there,
+    // and none once the pace went back.
+    assert!(!misplaced.is_empty(), "the trial never happened");
+    assert!(
+        misplaced.iter().all(|&at| at < 2 + 8),
+        "digits in the wrong cell after the trial: {misplaced:?}"
+    );
+}
+
+#[test]
 fn a_pinned_input_method_is_not_learnt() {
     // Reads of the same game, learning and pinned: learning looks after the first
     // click (again for up to 150 ms while nothing shows in the cell).

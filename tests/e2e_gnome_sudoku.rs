@@ -69,6 +69,14 @@ fn plays_an_easy_puzzle_until_the_game_says_solved() {
         "GNOME Sudoku Easy: bot launch to exit {} ms; {entered}",
         took.as_millis()
     );
+    // What it learnt of the game and when the last key went (shown with --nocapture).
+    for line in stderr.lines().filter(|l| {
+        ["learnt", "keeps up", "keep up", "pace:", "last keystroke"]
+            .iter()
+            .any(|w| l.contains(w))
+    }) {
+        eprintln!("GNOME Sudoku Easy: {line}");
+    }
     // Keep the final screen for people to look at when asked.
     if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
         let _ = std::fs::copy(
@@ -202,7 +210,11 @@ fn user_moving_the_mouse_stops_the_bot() {
     let window = desk.start_gnome_sudoku_easy();
     // Slow the bot down so there is time to interfere.
     let config = desk.dir.path().join("slow.toml");
-    std::fs::write(&config, "[delays]\nafter_click = 60\nafter_key = 60\n").unwrap();
+    std::fs::write(
+        &config,
+        "[delays]\nafter_click = 60\nafter_key = 60\nshorten = false\n",
+    )
+    .unwrap();
     let mut bot = desk
         .command(env!("CARGO_BIN_EXE_sudoku-bot"))
         .args([

@@ -20,7 +20,7 @@ use support::desktop::{self, Desktop};
 use support::recorder::{Recorder, Spec};
 
 /// Slow enough (about 6 s for an Easy puzzle) to act in the middle of it.
-const SLOW: &str = "[delays]\nafter_click = 60\nafter_key = 60\n";
+const SLOW: &str = "[delays]\nafter_click = 60\nafter_key = 60\nshorten = false\n";
 
 /// Runs `sudoku-bot --window Sudoku --once -v` with `config`; once it has read the
 /// puzzle and played for `after`, runs `act` on the desktop. Returns the exit code and

@@ -171,7 +171,7 @@ fn user_moving_the_mouse_stops_the_bot() {
     // Slow the bot down so there is time to interfere.
     std::fs::write(
         desk.dir.path().join("config.toml"),
-        "[delays]\nafter_click = 60\nafter_key = 60\n",
+        "[delays]\nafter_click = 60\nafter_key = 60\nshorten = false\n",
     )
     .expect("config");
     let mut bot = desk

@@ -1,7 +1,7 @@
 //! The game model: how this game takes digits and how fast, learnt from what its first
 //! moves do on the screen.
 //!
-//! Until three moves in a row have gone as expected at the pace in use, every move is
+//! Until two moves in a row have gone as expected at the pace in use, every move is
 //! played in observed steps (captures after the click and after the key):
 //! - a click whose cell takes on a new look has selected it; a game that showed that
 //!   before and shows nothing now ignored the click (it is busy): the click is sent
@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use super::*;
 
 /// Moves in a row that must go as expected before the bot stops looking after each.
-const CONFIRM_MOVES: u32 = 3;
+const CONFIRM_MOVES: u32 = 2;
 /// How long the first look after an input waits for its effect (long enough for a game
 /// that draws a few frames late on a loaded machine); each new try doubles it.
 const FIRST_WAIT_MS: u64 = 120;
@@ -60,6 +60,8 @@ pub(super) struct Model {
     /// Whether a probe showed that keys right after a click reach the clicked cell
     /// although its selection is drawn late.
     pub focus_in_time: bool,
+    /// The search for shorter pauses, once the game is learnt.
+    pub trial: pace::Trial,
 }
 
 impl Model {

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::pace::{Trial, TRIAL_MOVES};
 use super::*;
 
 /// What a look at the grid in the middle of play saw.
@@ -60,20 +61,42 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let mut last_look: Option<Instant> = None;
         let mut next_look = 1;
         let mut index = 0;
+        // A trial of shorter pauses cut short by a pause in play starts again.
+        if let Trial::Trying { good, .. } = &self.model.trial {
+            self.pace = good.clone();
+            self.model.trial = Trial::NotYet;
+        }
         while index < queue.len() {
             let m = queue[index];
             index += 1;
             if self.stopped() {
                 return Ok(Played::Stopped);
             }
-            if typed.len() == next_look && index <= queue.len() {
-                next_look = if next_look < 8 {
-                    next_look * 4
-                } else {
-                    next_look + 8
+            if pinned.is_none() && !self.model.learning() && self.model.trial == Trial::NotYet {
+                self.try_shorter_pauses(Vec::new());
+            }
+            let trial_due = matches!(&self.model.trial, Trial::Trying { cells, .. } if cells.len() >= TRIAL_MOVES);
+            if (typed.len() == next_look || trial_due) && index <= queue.len() {
+                if typed.len() == next_look {
+                    next_look = if next_look < 8 {
+                        next_look * 4
+                    } else {
+                        next_look + 8
+                    };
+                }
+                let trying: Vec<Move> = match &self.model.trial {
+                    Trial::Trying { cells, .. } => typed
+                        .iter()
+                        .filter(|t| cells.contains(&t.cell))
+                        .copied()
+                        .collect(),
+                    _ => Vec::new(),
                 };
-                let look = self.look_at_moves(puzzle, &typed, &typed_at, last_look)?;
+                let look = self.look_at_moves(puzzle, &typed, &typed_at, last_look, &trying)?;
                 last_look = Some(Instant::now());
+                if !trying.is_empty() {
+                    self.judge_trial(&look, &trying);
+                }
                 match look {
                     Look::AsTyped => {}
                     Look::Retype(mut cells) => {
@@ -174,6 +197,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
             }
             selected = Some(m.cell);
+            if let Trial::Trying { cells, .. } = &mut self.model.trial {
+                cells.push(m.cell);
+            }
             typed.push(m);
             expect[m.cell] = m.digit;
             last_key = Some(Instant::now());
@@ -205,19 +231,95 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
     }
 
+    /// Begins a trial of the next shorter pauses (`pace::Pace::shorter`), or ends the
+    /// search when there are none; `cells` are moves already typed at the new pace.
+    fn try_shorter_pauses(&mut self, cells: Vec<usize>) {
+        let next = self
+            .config
+            .delays
+            .shorten
+            .then(|| self.pace.shorter(&self.config.delays))
+            .flatten();
+        self.model.trial = match next {
+            Some(next) => {
+                debug!(
+                    "trying {} ms after a click, {} ms after a key",
+                    next.after_click, next.after_key
+                );
+                let good = std::mem::replace(&mut self.pace, next);
+                Trial::Trying { good, cells }
+            }
+            None => Trial::Done,
+        };
+    }
+
+    /// Keeps the pauses on trial when every move typed at them shows its digit in its
+    /// cell, and tries shorter ones; else goes back to the last pauses that held and
+    /// ends the search (the moves that did not show are entered again by the look).
+    fn judge_trial(&mut self, look: &Look, trying: &[Move]) {
+        let Trial::Trying { good, .. } = &self.model.trial else {
+            return;
+        };
+        let failed: Vec<usize> = match look {
+            Look::Retype(cells) => trying
+                .iter()
+                .map(|m| m.cell)
+                .filter(|c| cells.contains(c))
+                .collect(),
+            // Covered: nothing can be told; the trial starts again after the pause.
+            Look::Changed(_) => return,
+            Look::AsTyped => Vec::new(),
+        };
+        if failed.is_empty() {
+            if trying.len() < TRIAL_MOVES {
+                return;
+            }
+            info!(
+                "the game keeps up with {} ms after a click, {} ms after a key",
+                self.pace.after_click, self.pace.after_key
+            );
+            self.try_shorter_pauses(Vec::new());
+            if self.model.trial == Trial::Done {
+                self.said_pace();
+            }
+        } else {
+            info!(
+                "the game did not keep up with {} ms after a click, {} ms after a key ({} did not show its digit)",
+                self.pace.after_click,
+                self.pace.after_key,
+                cell_names(&failed)
+            );
+            self.pace = good.clone();
+            self.model.trial = Trial::Done;
+            self.said_pace();
+        }
+    }
+
+    fn said_pace(&self) {
+        info!(
+            "pace: {} ms after a click, {} ms after a key",
+            self.pace.after_click, self.pace.after_key
+        );
+    }
+
     /// Captures and reads the grid to see what the moves `typed` did (the closed loop).
     /// A picture that cannot be read says nothing: play goes on, and verification has
-    /// the last word.
+    /// the last word. Moves in `strict` (a trial of shorter pauses) must all show their
+    /// digit: the look waits for the game to draw them, then calls any that still do
+    /// not show lost.
     fn look_at_moves(
         &mut self,
         puzzle: &Grid,
         typed: &[Move],
         typed_at: &HashMap<usize, Instant>,
         since: Option<Instant>,
+        strict: &[Move],
     ) -> Result<Look, BotError> {
         // The game may still be drawing (a closing popover, a fade): a look where the
-        // puzzle's own digits do not all read is taken again, for at most 300 ms.
+        // puzzle's own digits do not all read is taken again, for at most 300 ms; one
+        // where moves on trial do not show yet, for twice the game's latency.
         let start = Instant::now();
+        let strict_wait = Duration::from_millis((2 * self.model.latency).max(40));
         let read = loop {
             let Some(read) = self.read_grid_now()? else {
                 return Ok(Look::AsTyped);
@@ -233,7 +335,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             let recent = if self.screen.captures_lag() { 4 } else { 1 };
             let lately: Vec<usize> = typed.iter().rev().take(recent).map(|m| m.cell).collect();
             changed.retain(|&i| !lately.iter().any(|&l| near(i, l)));
-            if changed.is_empty() {
+            let unshown = strict
+                .iter()
+                .filter(|m| read[m.cell] == 0 && !lately.iter().any(|&l| near(m.cell, l)))
+                .count();
+            if changed.is_empty() && (unshown == 0 || start.elapsed() >= strict_wait) {
                 debug!("mid-play look took {} ms", start.elapsed().as_millis());
                 break read;
             }
@@ -244,10 +350,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 )));
             }
             debug!(
-                "mid-play look: {} of the puzzle's digits do not read yet",
+                "mid-play look: {} of the puzzle's digits and {unshown} digits typed do not read yet",
                 changed.len()
             );
-            self.pause(30);
+            self.pause(if changed.is_empty() { 10 } else { 30 });
         };
         // Empty cells may still be fading in or waiting for a slow game: verification
         // sees to them. A different digit is the game's doing or a misplaced key.
@@ -273,6 +379,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             })
             .map(|m| m.cell)
             .collect();
+        // On trial, every move must show: one that does not was lost.
+        let lost_on_trial: Vec<usize> = strict
+            .iter()
+            .filter(|m| !near_last(m.cell) && read[m.cell] == 0)
+            .map(|m| m.cell)
+            .collect();
         // Only what was typed since the last look tells about the pace now.
         let fresh = |cells: &[usize]| {
             cells
@@ -281,7 +393,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .count()
         };
         let (wrong_now, lost_now) = (fresh(&wrong), fresh(&lost));
-        if (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
+        // A trial that fails goes back to the pauses before it instead.
+        if strict.is_empty() && (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
             info!(
                 "{wrong_now} digits in the wrong cell and {lost_now} lost since the last look: slowing down to {} ms after a click, {} ms after a key",
                 self.pace.after_click, self.pace.after_key
@@ -290,6 +403,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let mut wrong = wrong;
         if lost.len() > 2 {
             wrong.extend(&lost);
+        }
+        for c in lost_on_trial {
+            if !wrong.contains(&c) {
+                wrong.push(c);
+            }
         }
         if wrong.is_empty() {
             return Ok(Look::AsTyped);

@@ -182,6 +182,9 @@ pub struct Game {
     /// then goes to the cell selected before.
     pub focus_delay: Option<std::time::Duration>,
     pending_focus: Option<(Option<usize>, std::time::Instant)>,
+    /// For each digit key that went to the cell selected before (the focus had not
+    /// followed the click yet): how many digit keys came before it.
+    pub misplaced_at: Vec<usize>,
     /// Clicks and keys sent while a window of another app was over the grid.
     pub input_while_covered: usize,
     /// A number palette keeps this digit chosen: a click on an empty cell enters it.
@@ -251,6 +254,7 @@ impl Game {
             tamper_at: None,
             focus_delay: None,
             pending_focus: None,
+            misplaced_at: Vec::new(),
             input_while_covered: 0,
             palette: None,
             failing_captures: 0,
@@ -737,6 +741,9 @@ impl Input for SimInput {
             if at.elapsed() >= delay {
                 g.selected = cell;
                 g.pending_focus = None;
+            } else if matches!(key, Key::Digit(_)) {
+                let typed = g.digits_typed;
+                g.misplaced_at.push(typed);
             }
         }
         let sel = g.selected;
