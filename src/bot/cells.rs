@@ -2,6 +2,7 @@
 //! reading (or the configured grid), the number pad's buttons, arrow-key paths.
 
 use super::*;
+use crate::vision::Rect;
 
 /// Where the cells of the grid lie on the screen right now.
 #[derive(Debug, Clone)]
@@ -9,6 +10,9 @@ pub struct CellMap {
     centers: [ScreenPoint; 81],
     /// The grid's bounding box on the screen.
     pub grid: ScreenRect,
+    /// Each cell's box in the pictures read (captures of the window, cropped to the
+    /// configured region).
+    boxes: Vec<Rect>,
 }
 
 impl CellMap {
@@ -25,6 +29,7 @@ impl CellMap {
         let base_x = window.x as f32;
         let base_y = window.y as f32;
         let mut centers = [ScreenPoint { x: 0, y: 0 }; 81];
+        let boxes = reading.cells.iter().map(|c| c.cell_box).collect();
         if let (Some([ox, oy]), Some([cw, ch])) = (config.grid.origin, config.grid.cell_size) {
             for (i, c) in centers.iter_mut().enumerate() {
                 let (r, col) = ((i / 9) as f32, (i % 9) as f32);
@@ -39,7 +44,11 @@ impl CellMap {
                 width: (cw * 9.0).ceil() as u32,
                 height: (ch * 9.0).ceil() as u32,
             };
-            return CellMap { centers, grid };
+            return CellMap {
+                centers,
+                grid,
+                boxes,
+            };
         }
         let (rx, ry) = (base_x + region.0 as f32, base_y + region.1 as f32);
         for (i, c) in centers.iter_mut().enumerate() {
@@ -56,12 +65,21 @@ impl CellMap {
             width: (x1 - x0).max(1.0).ceil() as u32,
             height: (y1 - y0).max(1.0).ceil() as u32,
         };
-        CellMap { centers, grid }
+        CellMap {
+            centers,
+            grid,
+            boxes,
+        }
     }
 
     /// The centre of cell `index` (0..81) on the screen.
     pub fn center(&self, index: usize) -> ScreenPoint {
         self.centers[index]
+    }
+
+    /// The box of cell `index` in the pictures read.
+    pub fn cell_box(&self, index: usize) -> Option<Rect> {
+        self.boxes.get(index).copied()
     }
 }
 

@@ -145,6 +145,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     }
                 }
                 before_click = *selected;
+                self.focus_box = map.cell_box(m.cell);
                 let clicked = self.observed_click(m, map, origin, probing)?;
                 shown_after = clicked.shown_after;
                 *left_pointer_at = Some(m.at);

@@ -34,6 +34,7 @@ use crate::screen::{Screen, ScreenError, ScreenRect, WindowView};
 use crate::solver::{self, Solution};
 use crate::vision::{ReadError, Reader, Reading};
 
+mod caret;
 mod cells;
 mod debug_pictures;
 mod evidence;
@@ -267,6 +268,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     /// How the game takes digits and how fast, learnt from its answers to the first
     /// moves (when `[input] method` does not pin it).
     model: learn::Model,
+    /// The box (in the pictures read) of the cell the last move went to: where a game
+    /// with text-field cells draws its caret.
+    focus_box: Option<crate::vision::Rect>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -299,6 +303,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             pace,
             model: learn::Model::default(),
             playing: None,
+            focus_box: None,
         }
     }
 

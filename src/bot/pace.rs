@@ -56,11 +56,11 @@ pub enum Trial {
     Done,
 }
 
-/// The shortest pauses tried after a click and after a key. A trial must not itself
-/// put digits in the wrong cell (games that count mistakes count those), so these keep
-/// a margin over what was seen to fail: Chromium under Xvfb on a loaded machine took a
-/// key before the click sent ahead of it (the digit went to the cell before) in 2 of 11
-/// runs at 2 ms and 0 ms, and in 2 of 3 at 1 ms; at 5 ms and 1 ms, in none of 8.
+/// The shortest pauses tried after a click and after a key (`[delays] shorten`).
+/// Chromium under Xvfb on a loaded machine took a key before the click sent ahead of
+/// it (the digit went to the cell before) in 2 of 11 runs of the plain page at 2 ms
+/// and 0 ms, and in 2 of 3 at 1 ms; at 5 ms and 1 ms in none of 8 there, but in 1 of
+/// 6 runs of the text-field page at load average 6.
 const MIN_AFTER_CLICK: u64 = 5;
 const MIN_AFTER_KEY: u64 = 1;
 

@@ -171,6 +171,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     return Ok(stop);
                 }
             }
+            self.focus_box = map.cell_box(m.cell);
             if clicks_cell {
                 self.input.click(m.at)?;
                 left_pointer_at = Some(m.at);
@@ -221,8 +222,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// ones included; `None` when no grid is seen.
     pub(super) fn read_grid_now(&mut self) -> Result<Option<[u8; 81]>, BotError> {
         let capture = self.screen.capture()?;
-        let (picture, _) = self.crop_to_region(capture);
-        let picture = DynamicImage::ImageRgba8(picture);
+        let picture = DynamicImage::ImageRgba8(self.past_caret(capture).0);
         match self.reader.read(&picture, None) {
             Ok(r) => Ok(Some(*r.grid.cells())),
             Err(ReadError::Doubtful { reading, .. }) => Ok(Some(*reading.grid.cells())),
@@ -300,6 +300,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             "pace: {} ms after a click, {} ms after a key",
             self.pace.after_click, self.pace.after_key
         );
+    }
+
+    /// A capture cropped to the configured region, with the text caret the game may
+    /// draw in the cell of the last move painted over.
+    /// Also gives where the region lies in the window.
+    pub(super) fn past_caret(&self, capture: RgbaImage) -> (RgbaImage, (u32, u32)) {
+        let (mut picture, region) = self.crop_to_region(capture);
+        if let Some(cell) = &self.focus_box {
+            if caret::erase_caret(&mut picture, cell) {
+                debug!("painted over a caret in the cell of the last move");
+            }
+        }
+        (picture, region)
     }
 
     /// Captures and reads the grid to see what the moves `typed` did (the closed loop).

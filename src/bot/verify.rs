@@ -112,7 +112,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 continue;
             }
             let capture = self.screen.capture()?;
-            let (picture, region) = self.crop_to_region(capture);
+            let (picture, region) = self.past_caret(capture);
             let picture = DynamicImage::ImageRgba8(picture);
             // Without the glyph cache: the check must not agree with the bot's own
             // reading merely because it reads through the same memory.

@@ -1,0 +1,231 @@
+//! Reading past a text caret: games whose cells are text fields draw a blinking bar
+//! beside the digit of the focused cell, which the reader would take for part of the
+//! glyph. The bar is painted over before the cell is read.
+//!
+//! A caret is told from a digit's stroke by its shape: one to three pixels wide, of
+//! one width from top to bottom, apart from the other ink in the cell, and taller than
+//! that ink by at least a sixth (a caret spans the text's line height, a digit only
+//! its cap height). A cell with no other ink keeps its bar: that may be a "1".
+
+use image::{Rgba, RgbaImage};
+
+use crate::vision::Rect;
+
+/// Grey levels from the cell's background that count as ink.
+const INK: i32 = 60;
+/// Grey levels from the background that anti-aliasing leaves beside a bar.
+const FRINGE: i32 = 20;
+
+/// Paints over a caret in the cell `cell` of `picture` (module docs). True when one was
+/// found and painted over.
+pub(super) fn erase_caret(picture: &mut RgbaImage, cell: &Rect) -> bool {
+    // The cell's inside, away from the grid lines.
+    let inset_x = cell.w * 0.08;
+    let inset_y = cell.h * 0.08;
+    let x0 = (cell.x + inset_x).max(0.0) as u32;
+    let y0 = (cell.y + inset_y).max(0.0) as u32;
+    let x1 = ((cell.x + cell.w - inset_x).max(0.0) as u32).min(picture.width());
+    let y1 = ((cell.y + cell.h - inset_y).max(0.0) as u32).min(picture.height());
+    if x1 <= x0 + 4 || y1 <= y0 + 8 {
+        return false;
+    }
+    let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
+    let grey = |x: usize, y: usize| {
+        let p = picture.get_pixel(x0 + x as u32, y0 + y as u32);
+        (i32::from(p[0]) * 299 + i32::from(p[1]) * 587 + i32::from(p[2]) * 114) / 1000
+    };
+    let greys: Vec<i32> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| grey(x, y))
+        .collect();
+    let mut sorted = greys.clone();
+    sorted.sort_unstable();
+    let bg = sorted[sorted.len() / 2];
+    let ink = |x: usize, y: usize| (greys[y * w + x] - bg).abs() > INK;
+
+    // Each column's longest run of ink: (start, length).
+    let runs: Vec<(usize, usize)> = (0..w)
+        .map(|x| {
+            let (mut best, mut start) = ((0, 0), None);
+            for y in 0..=h {
+                match (y < h && ink(x, y), start) {
+                    (true, None) => start = Some(y),
+                    (false, Some(s)) => {
+                        if y - s > best.1 {
+                            best = (s, y - s);
+                        }
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+            best
+        })
+        .collect();
+    let tall = |x: usize| runs[x].1 * 20 >= h * 9;
+    let widest = 3.max(w / 12);
+    let mut x = 0;
+    while x < w {
+        if !tall(x) {
+            x += 1;
+            continue;
+        }
+        let start = x;
+        while x < w && tall(x) {
+            x += 1;
+        }
+        let (gx0, gx1) = (start, x); // columns gx0..gx1
+        if gx1 - gx0 > widest {
+            continue;
+        }
+        // One width from top to bottom: the rows every column of the bar covers.
+        let top = (gx0..gx1).map(|c| runs[c].0).max().unwrap_or(0);
+        let bottom = (gx0..gx1).map(|c| runs[c].0 + runs[c].1).min().unwrap_or(0);
+        if bottom <= top || (bottom - top) * 20 < h * 9 {
+            continue;
+        }
+        // Apart from the other ink: the columns beside it are mostly background.
+        let beside =
+            |c: usize| (top..bottom).filter(|&y| ink(c, y)).count() * 10 <= (bottom - top) * 3;
+        if (gx0 > 0 && !beside(gx0 - 1)) || (gx1 < w && !beside(gx1)) {
+            continue;
+        }
+        // The other ink, away from the bar and its fringe.
+        let near = |c: usize| c + 1 >= gx0 && c <= gx1;
+        let rows: Vec<usize> = (0..h)
+            .filter(|&y| (0..w).any(|c| !near(c) && ink(c, y)))
+            .collect();
+        let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else {
+            continue;
+        };
+        let other = last + 1 - first;
+        if (bottom - top) * 6 < other * 7 {
+            continue;
+        }
+        // Paint the bar and its anti-aliased fringe with the background.
+        let background = background_colour(picture, (x0, y0), w, h, &greys, bg);
+        let from = gx0.saturating_sub(1);
+        let to = (gx1 + 1).min(w);
+        for c in from..to {
+            for y in top.saturating_sub(1)..(bottom + 1).min(h) {
+                if (greys[y * w + c] - bg).abs() > FRINGE || (gx0..gx1).contains(&c) {
+                    picture.put_pixel(x0 + c as u32, y0 + y as u32, background);
+                }
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// The mean colour of the pixels whose grey is the background's (within a few levels).
+fn background_colour(
+    picture: &RgbaImage,
+    (x0, y0): (u32, u32),
+    w: usize,
+    h: usize,
+    greys: &[i32],
+    bg: i32,
+) -> Rgba<u8> {
+    let mut sum = [0u64; 3];
+    let mut n = 0u64;
+    for y in 0..h {
+        for x in 0..w {
+            if (greys[y * w + x] - bg).abs() <= 4 {
+                let p = picture.get_pixel(x0 + x as u32, y0 + y as u32);
+                for (s, v) in sum.iter_mut().zip(p.0) {
+                    *s += u64::from(v);
+                }
+                n += 1;
+            }
+        }
+    }
+    let n = n.max(1);
+    Rgba([
+        (sum[0] / n) as u8,
+        (sum[1] / n) as u8,
+        (sum[2] / n) as u8,
+        255,
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WHITE: Rgba<u8> = Rgba([250, 250, 250, 255]);
+    const INK_BLUE: Rgba<u8> = Rgba([30, 60, 160, 255]);
+
+    fn cell() -> (RgbaImage, Rect) {
+        (
+            RgbaImage::from_pixel(40, 40, WHITE),
+            Rect {
+                x: 0.0,
+                y: 0.0,
+                w: 40.0,
+                h: 40.0,
+            },
+        )
+    }
+
+    fn fill(p: &mut RgbaImage, x: u32, y: u32, w: u32, h: u32) {
+        for yy in y..y + h {
+            for xx in x..x + w {
+                p.put_pixel(xx, yy, INK_BLUE);
+            }
+        }
+    }
+
+    /// A "6"-like glyph of 10x17 pixels at (12, 12): a ring with a bar on its left.
+    fn glyph(p: &mut RgbaImage, x: u32) {
+        fill(p, x, 12, 10, 2);
+        fill(p, x, 12, 2, 17);
+        fill(p, x + 8, 20, 2, 9);
+        fill(p, x, 20, 10, 2);
+        fill(p, x, 27, 10, 2);
+    }
+
+    #[test]
+    fn a_caret_beside_a_digit_is_painted_over_and_the_digit_kept() {
+        let (mut p, b) = cell();
+        glyph(&mut p, 12);
+        let digit = p.clone();
+        // A caret of the line's height, two pixels right of the glyph.
+        fill(&mut p, 24, 8, 1, 26);
+        assert!(erase_caret(&mut p, &b));
+        assert_eq!(p, digit);
+    }
+
+    #[test]
+    fn a_one_alone_or_as_tall_as_the_caret_is_not_a_caret() {
+        // A "1" that is a plain bar, alone in its cell.
+        let (mut p, b) = cell();
+        fill(&mut p, 19, 12, 2, 17);
+        assert!(!erase_caret(&mut p.clone(), &b));
+        // A bar as tall as the digit beside it (a "1" beside another glyph's stroke).
+        glyph(&mut p, 6);
+        let before = p.clone();
+        assert!(!erase_caret(&mut p, &b));
+        assert_eq!(p, before);
+    }
+
+    #[test]
+    fn a_caret_beside_a_one_goes_and_the_one_stays() {
+        let (mut p, b) = cell();
+        fill(&mut p, 17, 12, 2, 17);
+        let one = p.clone();
+        fill(&mut p, 22, 8, 1, 26);
+        assert!(erase_caret(&mut p, &b));
+        assert_eq!(p, one);
+    }
+
+    #[test]
+    fn a_bar_touching_the_digit_is_part_of_it() {
+        let (mut p, b) = cell();
+        glyph(&mut p, 12);
+        fill(&mut p, 22, 8, 1, 26);
+        let before = p.clone();
+        assert!(!erase_caret(&mut p, &b));
+        assert_eq!(p, before);
+    }
+}
