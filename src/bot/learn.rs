@@ -146,7 +146,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 before_click = *selected;
                 self.focus_box = map.cell_box(m.cell);
-                let clicked = self.observed_click(m, map, origin, probing)?;
+                // A click on the cell already selected changes nothing to see.
+                let quiet = probing
+                    || (*selected == Some(m.cell) && self.model.shows_selection == Some(true));
+                let clicked = self.observed_click(m, map, origin, quiet)?;
                 shown_after = clicked.shown_after;
                 *left_pointer_at = Some(m.at);
                 if clicked.tries > 1 {
@@ -224,7 +227,23 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 first_try = false;
             }
             let key_sent = Instant::now();
+            let had_pad = self.model.pad.is_some();
             match self.observed_key(m, expect, &before, left_pointer_at, start, map, origin)? {
+                KeyEffect::Entered { tries, drawn_after }
+                    if !had_pad && self.model.pad.is_some() =>
+                {
+                    // The digit key showed nothing and the pad's button entered it.
+                    let [(x, y), ..] = self.model.pad.unwrap_or_default();
+                    info!(
+                        "learnt: a digit key showed nothing and its number pad enters digits (button 1 at {x},{y} in the window)"
+                    );
+                    debug!("{tries} tries");
+                    self.model.method = Some(InputMethod::Pad);
+                    if let Some(d) = drawn_after {
+                        self.model.latency = self.model.latency.max(d);
+                    }
+                    return self.entered(false);
+                }
                 KeyEffect::Entered { tries, drawn_after } => {
                     debug!(
                         "observed {}: selection shown after {:?} ms, digit drawn after {:?} ms, {tries} key tries",
@@ -357,12 +376,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// Clicks the cell of `m` and looks for the click's effect on it.
+    /// `quiet`: the click is not looked after (a probe, or a cell already selected).
     fn observed_click(
         &mut self,
         m: Move,
         map: &CellMap,
         origin: (i32, i32),
-        probing: bool,
+        quiet: bool,
     ) -> Result<Clicked, BotError> {
         let before = self.cell_looks(map, origin)?[m.cell];
         let mut wait = self.first_wait();
@@ -370,7 +390,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.input.click(m.at)?;
             let at = Instant::now();
             self.last_input = Some(at);
-            if probing {
+            if quiet {
                 return Ok(Clicked {
                     tries,
                     at,
@@ -428,6 +448,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         origin: (i32, i32),
     ) -> Result<KeyEffect, BotError> {
         let mut wait = self.first_wait();
+        // A pad found after the first key showed nothing, on trial for one try, and
+        // the method before it.
+        let mut pad_on_trial = None;
         for tries in 1..=TRIES {
             match self.pad_button(m.digit, origin) {
                 Some(button) => {
@@ -490,6 +513,26 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 m.digit,
                 cell_name(m.cell)
             );
+            if let Some(method) = pad_on_trial.take() {
+                // Its button did nothing either: back to keys.
+                self.model.pad = None;
+                self.model.method = method;
+            }
+            // A game that selected the cell but showed nothing for the key may take
+            // digits from a number pad: when the window has one, its button goes next
+            // (harmless if the key was only slow: the same digit in the same cell).
+            if self.model.pad.is_none()
+                && self.model.shows_selection == Some(true)
+                && !self.model.pad_searched
+            {
+                self.model.pad_searched = true;
+                if let Some(pad) = self.find_pad(map, origin)? {
+                    debug!("the window has a number pad: trying its button {}", m.digit);
+                    self.model.pad = Some(pad);
+                    pad_on_trial = Some(self.model.method.replace(InputMethod::Pad));
+                    continue;
+                }
+            }
             wait *= 2;
         }
         Ok(KeyEffect::Nothing)

@@ -64,14 +64,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(None);
             }
             let view = self.screen.view()?;
-            // A window that closed may open again with new words.
-            heard.retain(|id, _| view.above.iter().any(|w| w.id == *id));
-            // The game's own windows that opened since play began: read what they say.
+            // A window that closed may open again with new words; one whose words said
+            // nothing yet is read again (it may still have been drawing them).
+            heard.retain(|id, verdict| {
+                *verdict != Verdict::Unknown && view.above.iter().any(|w| w.id == *id)
+            });
+            // The game's own windows that opened since play began: read what they say
+            // (not at the first look, which comes before a new window is drawn).
             let new: Vec<WindowInfo> = view
                 .above
                 .iter()
                 .filter(|w| {
-                    !before.contains(&w.id)
+                    !first_look
+                        && !before.contains(&w.id)
                         && !heard.contains_key(&w.id)
                         && w.same_app(&start.window)
                 })
