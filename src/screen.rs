@@ -369,6 +369,18 @@ impl X11Screen {
     }
 }
 
+impl X11Screen {
+    /// Whether part of the window lies beyond the edges of the screen.
+    fn off_screen(&self) -> Result<bool, ScreenError> {
+        let root = self.x11.conn.get_geometry(self.x11.root)?.reply()?;
+        let r = self.x11.client_rect(self.info.id).unwrap_or(self.info.rect);
+        Ok(r.x < 0
+            || r.y < 0
+            || i64::from(r.x) + i64::from(r.width) > i64::from(root.width)
+            || i64::from(r.y) + i64::from(r.height) > i64::from(root.height))
+    }
+}
+
 impl Screen for X11Screen {
     fn view(&mut self) -> Result<WindowView, ScreenError> {
         let id = self.info.id;
@@ -402,12 +414,18 @@ impl Screen for X11Screen {
     }
 
     fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
-        self.window
-            .capture_image()
-            .map_err(|e| ScreenError::Capture {
+        match self.window.capture_image() {
+            Ok(picture) => Ok(picture),
+            Err(e) => Err(ScreenError::Capture {
                 window: self.info.describe(),
-                reason: e.to_string(),
-            })
+                // X cannot read a window's pixels beyond the screen's edge.
+                reason: if self.off_screen()? {
+                    "it lies partly off the screen; move it onto the screen".into()
+                } else {
+                    e.to_string()
+                },
+            }),
+        }
     }
 
     fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
@@ -442,7 +460,7 @@ impl Screen for X11Screen {
             .reply()?;
         // 24-bit colour in 32-bit pixels, blue first: what Xvfb and X servers today use.
         let (w, h) = (u32::from(w), u32::from(h));
-        if reply.data.len() != (w * h * 4) as usize {
+        if reply.data.len() as u64 != u64::from(w) * u64::from(h) * 4 {
             return Err(failed(format!(
                 "unexpected pixel format (depth {}, {} bytes for {w}x{h})",
                 reply.depth,

@@ -306,3 +306,54 @@ fn the_x_server_dying_mid_play_gives_one_clear_error_and_no_panic() {
         "{stderr}"
     );
 }
+
+#[test]
+fn windows_of_one_pixel_or_partly_off_the_screen_are_no_grid_and_get_no_input() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    for (title, size, off_screen) in [("Tiny Sudoku", 1, false), ("Offscreen Sudoku", 400, true)] {
+        let window = Recorder::open(
+            &desk.display,
+            Spec {
+                title,
+                rect: (10, 10, size, size),
+                override_redirect: false,
+            },
+        );
+        let id = window.window.to_string();
+        desk.wait_until(Duration::from_secs(10), "the window managed", |d| {
+            d.is_managed(&id)
+        });
+        if off_screen {
+            // Up and left of the screen's corner, as on a monitor left of the first.
+            desk.run(
+                "xdotool",
+                &["windowmove", "--sync", &id, "--", "-300", "-250"],
+            );
+            let (x, y, _, _) = desk.geometry(&id);
+            assert!(
+                x < 0 || y < 0,
+                "the window did not move off the screen: {x},{y}"
+            );
+        }
+        let out = desk.bot_once(title, "[watch]\nonce_timeout = 1500\n");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{title}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{title}: {stderr}");
+        let errors: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("sudoku-bot: "))
+            .collect();
+        assert_eq!(errors.len(), 1, "{title}: {stderr}");
+        // Too small to be listed, or not on the screen to be captured.
+        let why = if off_screen {
+            "partly off the screen"
+        } else {
+            "no window matches"
+        };
+        assert!(errors[0].contains(why), "{title}: {stderr}");
+        let got = window.close();
+        assert!(got.is_empty(), "{title} got input: {got:?}");
+    }
+}
