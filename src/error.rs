@@ -1,6 +1,7 @@
 //! The two kinds of failure the command line reports: a job that could not be done
 //! (exit 1) and bad usage or configuration (exit 2). Everything else is context on top.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Bad usage or bad configuration: the user must change the command or the config file.
@@ -28,4 +29,25 @@ pub fn exit_code(err: &anyhow::Error) -> ExitCode {
 /// breaks folded so the message stays on one line.
 pub fn one_line(err: &anyhow::Error) -> String {
     format!("{err:#}").replace('\n', " ")
+}
+
+/// The exit code for a mode's result, its error (if any) reported once on stderr as one
+/// sentence. A closed output pipe (`sudoku-bot solve ... | head`) ends quietly with
+/// success: the reader has what it wanted.
+pub fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ = writeln!(std::io::stderr(), "sudoku-bot: {}", one_line(&err));
+            exit_code(&err)
+        }
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

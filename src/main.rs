@@ -1,6 +1,5 @@
 //! The front door: parse the command line, dispatch to one mode, report errors once.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -95,16 +94,7 @@ fn main() -> ExitCode {
         }
     };
     init_logging(cli.verbose);
-    match try_main(cli) {
-        Ok(code) => code,
-        Err(err) => {
-            if is_broken_pipe(&err) {
-                return ExitCode::SUCCESS;
-            }
-            let _ = writeln!(std::io::stderr(), "sudoku-bot: {}", error::one_line(&err));
-            error::exit_code(&err)
-        }
-    }
+    error::finish(try_main(cli))
 }
 
 fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -145,11 +135,4 @@ fn init_logging(verbose: u8) {
         .with_target(false)
         .without_time()
         .init();
-}
-
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }

@@ -172,3 +172,47 @@ fn many_puzzles_on_standard_input_come_back_in_order() {
     }
     assert_eq!(out.status.code(), Some(0));
 }
+
+// `sudoku-bot` answers a plain `solve` itself and passes anything else to the full
+// program (`sudoku-bot-full`); both paths must give the same answers.
+
+#[test]
+fn verbose_and_logged_solves_give_the_same_answers_and_say_more() {
+    let args = [PUZZLE, UNSOLVABLE, &".".repeat(81)];
+    let plain = run_args(&args);
+    let verbose = bin()
+        .arg("solve")
+        .arg("-v")
+        .args(args)
+        .output()
+        .expect("run sudoku-bot");
+    let logged = bin()
+        .arg("solve")
+        .args(args)
+        .env("RUST_LOG", "sudoku_bot=debug")
+        .output()
+        .expect("run sudoku-bot");
+    for out in [&verbose, &logged] {
+        assert_eq!(lines(out), lines(&plain));
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("done"), "{stderr}");
+    }
+    assert!(plain.stderr.is_empty());
+}
+
+#[test]
+fn other_commands_still_answer_through_sudoku_bot() {
+    let run = |args: &[&str]| bin().args(args).output().expect("run sudoku-bot");
+    let version = run(&["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("sudoku-bot "));
+    let help = run(&["solve", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: sudoku-bot solve"));
+    let missing = run(&["read", "no-such-picture.png"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(stderr.contains("no-such-picture.png"), "{stderr}");
+    assert_eq!(run(&["--no-such-flag"]).status.code(), Some(2));
+}
