@@ -125,6 +125,9 @@ fn dry_run_prints_the_moves_and_leaves_the_screen_unchanged() {
     };
     desk.start_gnome_sudoku(EASY[1]);
     let before = desk.screenshot();
+    if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
+        let _ = before.save(std::path::Path::new(&dir).join("wayland-before.png"));
+    }
 
     let out = desk.bot(&["--window", "Sudoku", "--once", "--dry-run", "-v"]);
     let stderr = text(&out.stderr);

@@ -271,6 +271,8 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     /// The box (in the pictures read) of the cell the last move went to: where a game
     /// with text-field cells draws its caret.
     focus_box: Option<crate::vision::Rect>,
+    /// The last few places the bot put the pointer, newest last.
+    pointer_trail: std::collections::VecDeque<ScreenPoint>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -304,6 +306,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             model: learn::Model::default(),
             playing: None,
             focus_box: None,
+            pointer_trail: Default::default(),
         }
     }
 
