@@ -413,13 +413,16 @@ fn grid_override_in_config_moves_the_clicks() {
 }
 
 #[test]
-fn stop_flag_ends_the_watch() {
+fn the_stop_flag_set_mid_play_ends_the_watch_and_nothing_is_typed_after_it() {
     let (game, dir) = setup();
-    game.borrow_mut().read_mode = ReadMode::NoGrid;
     let (mut bot, _, stop) = sim::bot(&game, sim::quick_config(dir.path()), false);
-    stop.store(true, Ordering::Relaxed);
+    // Ctrl+C while the tenth digit goes in.
+    game.borrow_mut().stop_after = Some((10, stop.clone()));
     bot.watch().unwrap();
-    assert!(matches!(bot.run_once().unwrap(), Outcome::Stopped));
+    let g = game.borrow();
+    assert!(stop.load(Ordering::Relaxed));
+    assert_eq!(g.digits_typed, 10, "digits typed after the stop");
+    assert_ne!(g.board, Grid::parse(SOLUTION).unwrap());
 }
 
 /// A bot that has played the game's puzzle in one pass of the loop.

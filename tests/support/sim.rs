@@ -185,6 +185,8 @@ pub struct Game {
     /// For each digit key that went to the cell selected before (the focus had not
     /// followed the click yet): how many digit keys came before it.
     pub misplaced_at: Vec<usize>,
+    /// Sets this stop flag once this many digits were typed (Ctrl+C mid-play).
+    pub stop_after: Option<(usize, Arc<AtomicBool>)>,
     /// Clicks and keys sent while a window of another app was over the grid.
     pub input_while_covered: usize,
     /// A number palette keeps this digit chosen: a click on an empty cell enters it.
@@ -255,6 +257,7 @@ impl Game {
             focus_delay: None,
             pending_focus: None,
             misplaced_at: Vec::new(),
+            stop_after: None,
             input_while_covered: 0,
             palette: None,
             failing_captures: 0,
@@ -426,6 +429,11 @@ impl Game {
     fn after_digit(&mut self) {
         self.digits_typed += 1;
         let n = self.digits_typed;
+        if let Some((after, stop)) = &self.stop_after {
+            if *after == n {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         if self.user_presses_key_after == Some(n) {
             self.keys_held = true;
         }
