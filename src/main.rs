@@ -120,7 +120,8 @@ fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Logs go to stderr; -v shows the bot's decisions, -vv timings. RUST_LOG overrides.
+/// Logs go to stderr; -v shows the bot's decisions, -vv timings, each line with the
+/// seconds since start (as with RUST_LOG, which overrides the filter).
 fn init_logging(verbose: u8) {
     let level = match verbose {
         0 => "warn",
@@ -129,10 +130,14 @@ fn init_logging(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("sudoku_bot={level}")));
-    tracing_subscriber::fmt()
+    let fmt = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .with_target(false)
-        .without_time()
-        .init();
+        .with_target(false);
+    if verbose >= 2 || std::env::var_os("RUST_LOG").is_some() {
+        fmt.with_timer(tracing_subscriber::fmt::time::uptime())
+            .init();
+    } else {
+        fmt.without_time().init();
+    }
 }
