@@ -69,6 +69,10 @@ fn plays_an_easy_puzzle_until_the_game_says_solved() {
         "GNOME Sudoku Easy: bot launch to exit {} ms; {entered}",
         took.as_millis()
     );
+    // Everything the bot said, with SUDOKU_BOT_E2E_LOG set (and RUST_LOG for detail).
+    if std::env::var_os("SUDOKU_BOT_E2E_LOG").is_some() {
+        eprintln!("{stderr}");
+    }
     // What it learnt of the game and when the last key went (shown with --nocapture).
     for line in stderr.lines().filter(|l| {
         ["learnt", "keeps up", "keep up", "pace:", "last keystroke"]

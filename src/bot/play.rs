@@ -538,6 +538,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         for look in 0..LOOKS {
             elsewhere = self.screen.focus_elsewhere()?;
             if elsewhere.is_none() {
+                if look > 0 {
+                    debug!("the game had the focus only at look {}", look + 1);
+                }
                 return Ok(None);
             }
             std::thread::sleep(Duration::from_millis(1 << look));
