@@ -79,6 +79,10 @@ impl Default for ReaderOptions {
     }
 }
 
+/// At most this many glyph groups the two readers disagree on are settled by the
+/// rules (2^n choices tried); more make the reading doubtful.
+const MAX_DISPUTED: usize = 4;
+
 /// Tesseract reads clean printed digits at 0.85-0.97; below half it is guessing.
 pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.5;
 
@@ -177,12 +181,7 @@ impl Reader {
     ) -> Result<Vec<usize>, ReadError> {
         let digits: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
         let rgb = picture.to_rgb8();
-        let mut regions = label_regions(&rgb);
-        let mut lattice = locate_lattice(&regions);
-        if lattice.is_none() {
-            regions = label_regions(&smooth(&rgb, TEXTURE_RADIUS));
-            lattice = locate_lattice(&regions);
-        }
+        let (regions, lattice) = locate_screen_grid(&rgb);
         let same_grid = |l: &Lattice| {
             l.corners
                 .iter()
@@ -196,7 +195,7 @@ impl Reader {
         let mut unconfirmed = Vec::new();
         let mut groups: Vec<(u8, Signature, Vec<usize>)> = Vec::new();
         for &i in &digits {
-            let Some(glyph) = &glyphs[i] else {
+            let Some(glyph) = glyphs[i].as_ref().filter(|g| !g.doubtful) else {
                 unconfirmed.push(i);
                 continue;
             };
@@ -321,13 +320,7 @@ impl Reader {
             }
             photo_tried = Some(photo);
         }
-        let mut regions = label_regions(&rgb);
-        let mut lattice = locate_lattice(&regions);
-        if lattice.is_none() {
-            // Textured tiles: look again on a smoothed copy.
-            regions = label_regions(&smooth(&rgb, TEXTURE_RADIUS));
-            lattice = locate_lattice(&regions);
-        }
+        let (regions, lattice) = locate_screen_grid(&rgb);
         tracing::debug!("located grid in {:?}: {}", t0.elapsed(), lattice.is_some());
         let Some(lattice) = lattice else {
             // Not a screenshot grid: a photo, or a printed grid. The photo path locates
@@ -344,7 +337,7 @@ impl Reader {
         let threshold = given_height_threshold(&glyphs, heights[40]);
         let givens: Vec<Option<&Glyph>> = glyphs
             .iter()
-            .map(|g| g.as_ref().filter(|g| g.height() >= threshold))
+            .map(|g| g.as_ref().filter(|g| g.doubtful || g.height() >= threshold))
             .collect();
         if givens.iter().any(|g| g.is_some()) {
             self.ocr.engine().map_err(ReadError::Engine)?;
@@ -442,6 +435,12 @@ impl Reader {
         self.last_looks = vec![None; 81];
         for (i, g) in givens.iter().enumerate() {
             let Some(g) = g else { continue };
+            if g.doubtful {
+                // Ink that no glyph could be cut from: neither a digit nor empty.
+                cells[i].digit_box = Some(g.bbox);
+                cells[i].confidence = 0.0;
+                continue;
+            }
             let sig = Signature::of(&g.ink);
             self.last_looks[i] = Some(sig.clone());
             cells[i].digit_box = Some(g.bbox);
@@ -488,11 +487,24 @@ impl Reader {
                     .filter(|a| a.1 >= self.min_confidence);
             }
         }
+        // The second reader: the trained classifier on each group Tesseract named just
+        // now. Where it is sure of another digit the two disagree, and the rules settle
+        // the group between the two below, or it is doubtful.
+        let mut disputed: Vec<(usize, [u8; 2])> = Vec::new();
+        for (g, answer) in answers.iter().enumerate() {
+            if let Some((d, _, Method::Ocr)) = answer {
+                let glyph = tallest(&groups[g].1, givens);
+                if let Some(other) = self.classifier_reads(glyph).filter(|o| o != d) {
+                    tracing::debug!("Tesseract reads {d}, the classifier {other}");
+                    disputed.push((g, [*d, other]));
+                }
+            }
+        }
         let mut unknown_groups = Vec::new();
         for (g, (sig, members)) in groups.iter().enumerate() {
             match answers[g] {
                 Some((d, c, m)) => {
-                    if m == Method::Ocr {
+                    if m == Method::Ocr && !disputed.iter().any(|x| x.0 == g) {
                         self.known.push(Known {
                             signature: sig.clone(),
                             digit: d,
@@ -554,7 +566,65 @@ impl Reader {
                 }
             }
         }
+        if !disputed.is_empty() {
+            self.settle_disputes(&mut reading, &groups, &disputed);
+        }
         reading
+    }
+
+    /// Groups the two readers disagree on (`disputed`: group and its two digits): the
+    /// one choice of digits that leaves a puzzle with exactly one solution is taken;
+    /// with none or several, the groups' cells are doubtful. Never a guess.
+    fn settle_disputes(
+        &mut self,
+        reading: &mut Reading,
+        groups: &[(Signature, Vec<usize>)],
+        disputed: &[(usize, [u8; 2])],
+    ) {
+        let mut fits = Vec::new();
+        if disputed.len() <= MAX_DISPUTED {
+            for choice in 0..1u32 << disputed.len() {
+                let mut grid = reading.grid;
+                for (k, (g, digits)) in disputed.iter().enumerate() {
+                    for &i in &groups[*g].1 {
+                        grid.set(i / 9, i % 9, digits[(choice >> k) as usize & 1]);
+                    }
+                }
+                if grid.conflicts().is_empty() && count_solutions(&grid, 2) == 1 {
+                    fits.push(grid);
+                }
+            }
+        }
+        let settled = (fits.len() == 1).then(|| fits[0]);
+        for (g, _) in disputed {
+            let (sig, members) = &groups[*g];
+            match settled {
+                Some(grid) => {
+                    let d = grid.cells()[members[0]];
+                    self.known.push(Known {
+                        signature: sig.clone(),
+                        digit: d,
+                        confidence: 0.5,
+                    });
+                    for &i in members {
+                        reading.cells[i].digit = Some(d);
+                        reading.cells[i].confidence = 0.5;
+                        reading.cells[i].method = Method::Rules;
+                    }
+                }
+                None => {
+                    for &i in members {
+                        reading.cells[i].digit = None;
+                        reading.cells[i].confidence = 0.0;
+                    }
+                }
+            }
+        }
+        let mut cells = [0u8; 81];
+        for (i, c) in reading.cells.iter().enumerate() {
+            cells[i] = c.digit.unwrap_or(0);
+        }
+        reading.grid = Grid::from_cells(cells);
     }
 
     /// Reads a look-alike group: Tesseract on up to three members, majority vote.
@@ -594,6 +664,22 @@ impl Reader {
         }
         best.map(|(d, _, c)| (d, c))
     }
+}
+
+/// The screen grid's lattice of cells and the regions it was found among: cells as
+/// flat regions; else on a smoothed copy (textured tiles); else as nine 3x3 boxes
+/// (dashed or dotted lines between cells).
+fn locate_screen_grid(rgb: &image::RgbImage) -> (super::regions::Regions, Option<Lattice>) {
+    let regions = label_regions(rgb);
+    if let Some(lattice) = locate_lattice(&regions) {
+        return (regions, Some(lattice));
+    }
+    let smoothed = label_regions(&smooth(rgb, TEXTURE_RADIUS));
+    if let Some(lattice) = locate_lattice(&smoothed) {
+        return (smoothed, Some(lattice));
+    }
+    let boxes = super::locate::locate_boxes(&regions, rgb);
+    (regions, boxes)
 }
 
 /// True for camera pictures: sensor noise and JPEG leave few neighbouring pixels
