@@ -8,6 +8,7 @@
 #
 # Not run by CI. Requirements (Debian 12 packages):
 #   chromium fonts-dejavu-core fonts-liberation   the web page (headless screenshots)
+#   fonts-dseg                                    its seven- and fourteen-segment digits
 #   xvfb openbox x11-utils xdotool imagemagick    a virtual screen, window control, capture
 #   gnome-sudoku dbus dbus-x11                    GNOME Sudoku 43
 #   sgt-puzzles                                   Simon Tatham's "solo"

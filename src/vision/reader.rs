@@ -490,14 +490,25 @@ impl Reader {
         // The second reader: the trained classifier on each group Tesseract named just
         // now. Where it is sure of another digit the two disagree, and the rules settle
         // the group between the two below, or it is doubtful.
+        // A group Tesseract cannot read (a seven-segment digit) is the classifier's
+        // when it is sure, and stands only if the rules agree (one solution).
         let mut disputed: Vec<(usize, [u8; 2])> = Vec::new();
-        for (g, answer) in answers.iter().enumerate() {
-            if let Some((d, _, Method::Ocr)) = answer {
-                let glyph = tallest(&groups[g].1, givens);
-                if let Some(other) = self.classifier_reads(glyph).filter(|o| o != d) {
-                    tracing::debug!("Tesseract reads {d}, the classifier {other}");
-                    disputed.push((g, [*d, other]));
+        for (g, answer) in answers.iter_mut().enumerate() {
+            let glyph = tallest(&groups[g].1, givens);
+            match *answer {
+                Some((d, _, Method::Ocr)) => {
+                    if let Some(other) = self.classifier_reads(glyph).filter(|&o| o != d) {
+                        tracing::debug!("Tesseract reads {d}, the classifier {other}");
+                        disputed.push((g, [d, other]));
+                    }
                 }
+                None => {
+                    if let Some(d) = self.classifier_reads(glyph) {
+                        *answer = Some((d, 0.5, Method::Classifier));
+                        disputed.push((g, [d, d]));
+                    }
+                }
+                _ => {}
             }
         }
         let mut unknown_groups = Vec::new();
@@ -572,9 +583,10 @@ impl Reader {
         reading
     }
 
-    /// Groups the two readers disagree on (`disputed`: group and its two digits): the
-    /// one choice of digits that leaves a puzzle with exactly one solution is taken;
-    /// with none or several, the groups' cells are doubtful. Never a guess.
+    /// Groups the two readers disagree on (`disputed`: group and its two digits; the
+    /// same digit twice for a group only the classifier read): the one choice of digits
+    /// that leaves a puzzle with exactly one solution is taken; with none or several,
+    /// the groups' cells are doubtful. Never a guess.
     fn settle_disputes(
         &mut self,
         reading: &mut Reading,
@@ -582,12 +594,19 @@ impl Reader {
         disputed: &[(usize, [u8; 2])],
     ) {
         let mut fits = Vec::new();
-        if disputed.len() <= MAX_DISPUTED {
-            for choice in 0..1u32 << disputed.len() {
+        let open: Vec<usize> = (0..disputed.len())
+            .filter(|&k| disputed[k].1[0] != disputed[k].1[1])
+            .collect();
+        if open.len() <= MAX_DISPUTED {
+            for choice in 0..1u32 << open.len() {
                 let mut grid = reading.grid;
                 for (k, (g, digits)) in disputed.iter().enumerate() {
+                    let pick = open
+                        .iter()
+                        .position(|&o| o == k)
+                        .map_or(0, |bit| (choice >> bit) as usize & 1);
                     for &i in &groups[*g].1 {
-                        grid.set(i / 9, i % 9, digits[(choice >> k) as usize & 1]);
+                        grid.set(i / 9, i % 9, digits[pick]);
                     }
                 }
                 if grid.conflicts().is_empty() && count_solutions(&grid, 2) == 1 {
@@ -607,9 +626,12 @@ impl Reader {
                         confidence: 0.5,
                     });
                     for &i in members {
+                        let agreed = reading.cells[i].digit == Some(d);
                         reading.cells[i].digit = Some(d);
                         reading.cells[i].confidence = 0.5;
-                        reading.cells[i].method = Method::Rules;
+                        if !agreed {
+                            reading.cells[i].method = Method::Rules;
+                        }
                     }
                 }
                 None => {
