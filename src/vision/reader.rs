@@ -550,9 +550,20 @@ impl Reader {
                 .filter_map(|g| answers[g].map(|a| a.0))
                 .fold(0u16, |m, d| m | 1 << d);
             let unclaimed = !claimed & 0b11_1111_1110;
-            if let Some(digits) =
-                super::rules::decide_unknown_groups(&reading.grid, &members, unclaimed)
-            {
+            // The rules' choice stands only where no other digit at all would fit: a
+            // digit another look-alike group claims may be this group's too (JPEG
+            // splits one digit's glyphs into several groups).
+            let decided = super::rules::decide_unknown_groups(&reading.grid, &members, unclaimed)
+                .filter(|digits| {
+                    let mut grid = reading.grid;
+                    for (k, ms) in members.iter().enumerate() {
+                        for &i in ms {
+                            grid.set(i / 9, i % 9, digits[k]);
+                        }
+                    }
+                    members.iter().all(|ms| only_fit(&grid, ms))
+                });
+            if let Some(digits) = decided {
                 for (k, &g) in unknown_groups.iter().enumerate() {
                     let (sig, ms) = &groups[g];
                     for &i in ms {
@@ -617,6 +628,9 @@ impl Reader {
         let settled = (fits.len() == 1).then(|| fits[0]);
         for (g, _) in disputed {
             let (sig, members) = &groups[*g];
+            // And each group's digit must be the only one that fits there (the two
+            // readers may both be wrong about another group).
+            let settled = settled.filter(|grid| only_fit(grid, members));
             match settled {
                 Some(grid) => {
                     let d = grid.cells()[members[0]];
@@ -702,6 +716,19 @@ fn locate_screen_grid(rgb: &image::RgbImage) -> (super::regions::Regions, Option
     }
     let boxes = super::locate::locate_boxes(&regions, rgb);
     (regions, boxes)
+}
+
+/// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
+/// one solution.
+fn only_fit(grid: &Grid, members: &[usize]) -> bool {
+    let d = grid.cells()[members[0]];
+    (1..=9u8).filter(|&o| o != d).all(|o| {
+        let mut other = *grid;
+        for &i in members {
+            other.set(i / 9, i % 9, o);
+        }
+        !other.conflicts().is_empty() || count_solutions(&other, 2) != 1
+    })
 }
 
 /// True for camera pictures: sensor noise and JPEG leave few neighbouring pixels
