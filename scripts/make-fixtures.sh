@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Regenerates fixtures/screens/: the labelled sudoku screenshots the reader is tested
-# against, and their MANIFEST (one line a picture: FILE GRID  # what it shows).
+# against, and their MANIFEST (one line a picture: FILE GRID  # what it shows), and HARD
+# (the same for degraded pictures the reader refuses and must never misread).
 #
 #   scripts/make-fixtures.sh            all groups (5-7 minutes on 2 busy cores)
 #   scripts/make-fixtures.sh web        only some groups: web, gnome, solo, fltk, nudoku
 #
 # Not run by CI. Requirements (Debian 12 packages):
 #   chromium fonts-dejavu-core fonts-liberation   the web page (headless screenshots)
+#   fonts-dseg                                    its seven- and fourteen-segment digits
 #   xvfb openbox x11-utils xdotool imagemagick    a virtual screen, window control, capture
 #   gnome-sudoku dbus dbus-x11                    GNOME Sudoku 43
 #   sgt-puzzles                                   Simon Tatham's "solo"
@@ -59,7 +61,7 @@ for g in "${groups[@]}"; do [[ $g == web ]] || needs_display=1; done
 
 for g in "${groups[@]}"; do
   echo "make-fixtures: group $g" >&2
-  rm -f "$out/$g"-*.png
+  rm -f "$out/$g"-*.png "$out/$g"-*.jpg
   case $g in
     web) python3 "$fixtures/web_fixtures.py" "$out" >"$parts/$g" ;;
     gnome) "$fixtures/gnome.sh" "$out" >"$parts/$g" ;;
@@ -81,12 +83,15 @@ rm -f "$keep"
 
 # Every picture has a line and every line a picture, and each grid is 81 characters.
 status=0
+# HARD (written by the web group) lists the degraded pictures the reader refuses.
+touch "$out/HARD"
 while read -r file grid _; do
-  [[ -f "$out/$file" ]] || { echo "make-fixtures: $file is in MANIFEST but missing" >&2; status=1; }
+  [[ -f "$out/$file" ]] || { echo "make-fixtures: $file is in MANIFEST or HARD but missing" >&2; status=1; }
   [[ $grid =~ ^[1-9.]{81}$ ]] || { echo "make-fixtures: bad grid for $file" >&2; status=1; }
-done <"$manifest"
-for f in "$out"/*.png; do
-  grep -q "^$(basename "$f") " "$manifest" || { echo "make-fixtures: $(basename "$f") has no MANIFEST line" >&2; status=1; }
+done < <(grep -hv '^#' "$manifest" "$out/HARD")
+for f in "$out"/*.png "$out"/*.jpg; do
+  [[ -e $f ]] || continue
+  grep -q "^$(basename "$f") " "$manifest" "$out/HARD" || { echo "make-fixtures: $(basename "$f") has no MANIFEST or HARD line" >&2; status=1; }
 done
 echo "make-fixtures: $(wc -l <"$manifest") pictures, $(du -sh "$out" | cut -f1)" >&2
 exit $status

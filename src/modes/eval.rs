@@ -8,8 +8,9 @@
 //! variable `SUDOKU_BOT_EVAL=photo` it goes straight to the photo reader instead, and
 //! `SUDOKU_BOT_MODEL=FILE` swaps in a digit model from `tools/train-digits`.
 //!
-//! One summary line per set: grids exact, cell accuracy, cells wrong, locator hits,
-//! median and mean time an image. With `-v`, a line per picture read wrongly.
+//! One summary line per set: grids exact, grids misread (given as a confident answer
+//! and wrong: the count that must stay 0), grids refused, cell accuracy, cells wrong,
+//! locator hits, median and mean time an image. With `-v`, a line per picture read wrongly.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -196,6 +197,8 @@ pub fn load_manifest(path: &Path) -> anyhow::Result<Vec<Sample>> {
 /// What one picture's read came to.
 struct Outcome {
     read: Option<Grid>,
+    /// The reader gave its grid as an answer (not doubtful, not "no grid").
+    confident: bool,
     corners: Option<[Point; 4]>,
     millis: f64,
 }
@@ -230,6 +233,7 @@ pub fn run(labels: &[PathBuf]) -> anyhow::Result<ExitCode> {
                 None => photo::read_photo(&picture.to_luma8(), &classifier),
             };
             let millis = start.elapsed().as_secs_f64() * 1000.0;
+            let confident = result.is_ok();
             let reading: Option<Reading> = match result {
                 Ok(r) => Some(r),
                 Err(ReadError::Doubtful { reading, .. }) => Some(*reading),
@@ -237,6 +241,7 @@ pub fn run(labels: &[PathBuf]) -> anyhow::Result<ExitCode> {
             };
             outcomes.push(Outcome {
                 read: reading.as_ref().map(|r| r.grid),
+                confident,
                 corners: reading.as_ref().map(|r| r.corners),
                 millis,
             });
@@ -249,6 +254,7 @@ pub fn run(labels: &[PathBuf]) -> anyhow::Result<ExitCode> {
 fn report(set: &Path, samples: &[Sample], outcomes: &[Outcome], photo_only: bool) {
     let n = samples.len().max(1);
     let mut exact = 0;
+    let (mut misread, mut refused) = (0, 0);
     let mut wrong_cells = 0;
     let (mut hits, mut with_outline) = (0, 0);
     for (s, o) in samples.iter().zip(outcomes) {
@@ -258,8 +264,13 @@ fn report(set: &Path, samples: &[Sample], outcomes: &[Outcome], photo_only: bool
                 .collect(),
             None => (0..81).collect(),
         };
-        if wrong.is_empty() {
+        if wrong.is_empty() && o.confident {
             exact += 1;
+        }
+        match (o.confident, wrong.is_empty()) {
+            (false, _) => refused += 1,
+            (true, false) => misread += 1,
+            (true, true) => {}
         }
         wrong_cells += wrong.len();
         let hit = match (s.outline, o.corners) {
@@ -273,9 +284,10 @@ fn report(set: &Path, samples: &[Sample], outcomes: &[Outcome], photo_only: bool
         };
         if !wrong.is_empty() {
             tracing::info!(
-                "{}: {} cells wrong{}{}",
+                "{}: {} cells wrong{}{}{}",
                 s.image.display(),
                 wrong.len(),
+                if o.confident { " (MISREAD)" } else { "" },
                 if o.read.is_none() { " (no grid)" } else { "" },
                 match hit {
                     Some(false) => ", corners off",
@@ -298,11 +310,13 @@ fn report(set: &Path, samples: &[Sample], outcomes: &[Outcome], photo_only: bool
         String::new()
     };
     println!(
-        "{}: {}/{} grids exact ({:.1}%), cells {:.2}% right ({} of {} wrong){}, {:.0} ms median, {:.0} ms mean an image{}",
+        "{}: {}/{} grids exact ({:.1}%), {} misread, {} refused, cells {:.2}% right ({} of {} wrong){}, {:.0} ms median, {:.0} ms mean an image{}",
         set.display(),
         exact,
         samples.len(),
         100.0 * exact as f64 / n as f64,
+        misread,
+        refused,
         100.0 * (cells - wrong_cells) as f64 / cells.max(1) as f64,
         wrong_cells,
         cells,

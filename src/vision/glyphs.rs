@@ -19,6 +19,16 @@ use super::Rect;
 pub const INK_CONTRAST: u8 = 48;
 /// A glyph whose ink covers more of its box than this is a block, not a digit.
 const MAX_FILL: f32 = 0.8;
+/// Blobs this share of the cell height apart, one above the other, are one glyph.
+const STACK_GAP: f32 = 0.07;
+/// ... when the tallest blob is at least this share of the cell height: a part of a
+/// given (a 5's bowl), taller than any pencil mark (at most a fifth of the cell).
+const STACK_MIN_PART: f32 = 0.23;
+/// A glyph inside a cursor block is at least this share of the block's height (less is
+/// a digit's own counter, in a bold digit taken for a block).
+const MIN_INSIDE_BLOCK: f32 = 0.4;
+/// A block with no glyph inside is a cursor when this share of it is its own colour.
+const MIN_BLOCK_FLAT: f32 = 0.9;
 /// Two height clusters (pencil marks, givens) are this ratio apart at least.
 const HEIGHT_GAP: f32 = 1.2;
 /// The givens' cluster has at least this many glyphs (a unique puzzle has 17 givens).
@@ -33,6 +43,9 @@ pub struct Glyph {
     pub bbox: Rect,
     /// Ink strength 0 (background) to 255 (full ink) over the bounding box.
     pub ink: GrayImage,
+    /// Ink the cell cannot be proven empty of, yet no glyph could be cut from it (a
+    /// digit joined to the cell's edge): the cell is doubtful, never empty.
+    pub doubtful: bool,
 }
 
 impl Glyph {
@@ -63,27 +76,34 @@ pub fn find_glyphs(img: &RgbImage, regions: &Regions, lattice: &Lattice) -> Vec<
         .collect()
 }
 
-/// The commonest colour on the inner edge of a cell box, for cells not found as regions.
+/// The background of a cell not found as a region: the per-channel median of a ring
+/// inset from the cell's edge by a tenth of its size (past grid-line remnants, short of
+/// a centred digit). A median, not the commonest colour: after JPEG no two pixels of a
+/// flat fill need be equal.
 fn border_colour(img: &RgbImage, r: &Rect) -> [u8; 3] {
-    let (x0, y0) = (r.x.max(0.0) as u32 + 1, r.y.max(0.0) as u32 + 1);
-    let (x1, y1) = (
-        ((r.x + r.w) as u32).min(img.width()) - 2,
-        ((r.y + r.h) as u32).min(img.height()) - 2,
-    );
-    let mut counts: std::collections::BTreeMap<[u8; 3], u32> = Default::default();
+    let inset = (r.w.min(r.h) * 0.1).max(1.0);
+    let (x0, y0) = ((r.x + inset).max(0.0) as u32, (r.y + inset).max(0.0) as u32);
+    let x1 = ((r.x + r.w - 1.0 - inset).max(0.0) as u32).min(img.width().saturating_sub(1));
+    let y1 = ((r.y + r.h - 1.0 - inset).max(0.0) as u32).min(img.height().saturating_sub(1));
+    if x1 < x0 || y1 < y0 {
+        return [255, 255, 255];
+    }
+    let mut ring: Vec<[u8; 3]> = Vec::new();
     for x in x0..=x1 {
-        *counts.entry(img.get_pixel(x, y0).0).or_default() += 1;
-        *counts.entry(img.get_pixel(x, y1).0).or_default() += 1;
+        ring.push(img.get_pixel(x, y0).0);
+        ring.push(img.get_pixel(x, y1).0);
     }
     for y in y0..=y1 {
-        *counts.entry(img.get_pixel(x0, y).0).or_default() += 1;
-        *counts.entry(img.get_pixel(x1, y).0).or_default() += 1;
+        ring.push(img.get_pixel(x0, y).0);
+        ring.push(img.get_pixel(x1, y).0);
     }
-    counts
-        .into_iter()
-        .max_by_key(|e| e.1)
-        .map(|e| e.0)
-        .unwrap_or([255, 255, 255])
+    let mut out = [0u8; 3];
+    for (c, o) in out.iter_mut().enumerate() {
+        let mut v: Vec<u8> = ring.iter().map(|p| p[c]).collect();
+        v.sort_unstable();
+        *o = v[v.len() / 2];
+    }
+    out
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
@@ -102,11 +122,127 @@ struct Blob {
 }
 
 fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
-    glyph_in(img, cell, bg, 0)
+    let found = glyph_in(img, cell, bg, 0, false);
+    if found
+        .as_ref()
+        .is_some_and(|g| g.height() >= EDGE_INK_CHECK * cell.h)
+    {
+        return found;
+    }
+    // No digit-sized glyph: the cell is empty only if no ink joined to its edge reaches
+    // its middle (a digit merged with a line remnant, or cut by a box drawn too tight).
+    if !edge_ink_in_middle(img, cell, bg) {
+        return found;
+    }
+    let k = EDGE_INSET * cell.w.min(cell.h);
+    let inner = Rect {
+        x: cell.x + k,
+        y: cell.y + k,
+        w: cell.w - 2.0 * k,
+        h: cell.h - 2.0 * k,
+    };
+    // Further in, past the frame and the line remnants, what joins the digit to the
+    // edge is a thin streak: the tallest blob there is the digit, unless it crosses the
+    // whole box (a line, not a digit).
+    if let Some(g) = glyph_in(img, &inner, bg, 0, true) {
+        if g.height() >= EDGE_INK_CHECK * cell.h {
+            return Some(g);
+        }
+    }
+    let (x, y) = (cell.x + cell.w * 0.3, cell.y + cell.h * 0.3);
+    Some(Glyph {
+        bbox: Rect {
+            x,
+            y,
+            w: cell.w * 0.4,
+            h: cell.h * 0.4,
+        },
+        ink: GrayImage::new(1, 1),
+        doubtful: true,
+    })
+}
+
+/// Below this share of the cell height a glyph does not explain the cell's ink, and
+/// ink joined to the cell edge is looked at (pencil marks are 0.15-0.3 of a cell).
+const EDGE_INK_CHECK: f32 = 0.35;
+/// A cell is looked at again this share of its size in from every side.
+const EDGE_INSET: f32 = 0.12;
+
+/// True when ink connected to the box's edge has pixels in the middle of the box (its
+/// central 40% each way): what a frame, a selection ring or a line remnant never has.
+fn edge_ink_in_middle(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
+    let cx0 = cell.x.round().max(0.0) as u32;
+    let cy0 = cell.y.round().max(0.0) as u32;
+    let cx1 = ((cell.x + cell.w).round().max(0.0) as u32).min(img.width());
+    let cy1 = ((cell.y + cell.h).round().max(0.0) as u32).min(img.height());
+    if cx1 <= cx0 + 4 || cy1 <= cy0 + 4 {
+        return false;
+    }
+    let (w, h) = (cx1 - cx0, cy1 - cy0);
+    let is_ink = |x: u32, y: u32| distance(img.get_pixel(cx0 + x, cy0 + y).0, bg) > INK_CONTRAST;
+    let mut seen = vec![false; (w * h) as usize];
+    let mut stack = Vec::new();
+    for x in 0..w {
+        for y in [0, h - 1] {
+            stack.push((x, y));
+        }
+    }
+    for y in 0..h {
+        for x in [0, w - 1] {
+            stack.push((x, y));
+        }
+    }
+    stack.retain(|&(x, y)| is_ink(x, y));
+    for &(x, y) in &stack {
+        seen[(y * w + x) as usize] = true;
+    }
+    let (mx0, mx1) = (w * 3 / 10, w - w * 3 / 10);
+    let (my0, my1) = (h * 3 / 10, h - h * 3 / 10);
+    let mut middle = false;
+    flood((w, h), &mut seen, &mut stack, &is_ink, |px, py| {
+        middle |= px >= mx0 && px < mx1 && py >= my0 && py < my1;
+    });
+    middle
+}
+
+/// 8-connected flood fill over the ink of a `w` x `h` box from the pixels on `stack`
+/// (already marked in `seen`), calling `visit` on each pixel reached.
+fn flood(
+    (w, h): (u32, u32),
+    seen: &mut [bool],
+    stack: &mut Vec<(u32, u32)>,
+    is_ink: &dyn Fn(u32, u32) -> bool,
+    mut visit: impl FnMut(u32, u32),
+) {
+    while let Some((px, py)) = stack.pop() {
+        visit(px, py);
+        for dy in -1i32..=1 {
+            for dx in -1i32..=1 {
+                let (nx, ny) = (px as i32 + dx, py as i32 + dy);
+                if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
+                    continue;
+                }
+                let (nx, ny) = (nx as u32, ny as u32);
+                let k = (ny * w + nx) as usize;
+                if !seen[k] && is_ink(nx, ny) {
+                    seen[k] = true;
+                    stack.push((nx, ny));
+                }
+            }
+        }
+    }
 }
 
 /// The glyph in a box of the picture on background `bg`; `depth` 1 inside a cursor block.
-fn glyph_in(img: &RgbImage, cell: &Rect, bg: [u8; 3], depth: u32) -> Option<Glyph> {
+/// Blobs touching the box's edge are frames, unless `keep_touching` (a box inside the
+/// cell): then only blobs crossing the whole box are left out.
+fn glyph_in(
+    img: &RgbImage,
+    cell: &Rect,
+    bg: [u8; 3],
+    depth: u32,
+    keep_touching: bool,
+) -> Option<Glyph> {
     let cx0 = cell.x.round().max(0.0) as u32;
     let cy0 = cell.y.round().max(0.0) as u32;
     let cx1 = ((cell.x + cell.w).round() as u32).min(img.width());
@@ -137,45 +273,46 @@ fn glyph_in(img: &RgbImage, cell: &Rect, bg: [u8; 3], depth: u32) -> Option<Glyp
             };
             seen[(y * w + x) as usize] = true;
             stack.push((x, y));
-            while let Some((px, py)) = stack.pop() {
+            flood((w, h), &mut seen, &mut stack, &is_ink, |px, py| {
                 b.x0 = b.x0.min(px);
                 b.x1 = b.x1.max(px);
                 b.y0 = b.y0.min(py);
                 b.y1 = b.y1.max(py);
-                for dy in -1i32..=1 {
-                    for dx in -1i32..=1 {
-                        let (nx, ny) = (px as i32 + dx, py as i32 + dy);
-                        if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
-                            continue;
-                        }
-                        let (nx, ny) = (nx as u32, ny as u32);
-                        let k = (ny * w + nx) as usize;
-                        if !seen[k] && is_ink(nx, ny) {
-                            seen[k] = true;
-                            stack.push((nx, ny));
-                        }
-                    }
-                }
-            }
+            });
             let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
-            if !touches {
+            let crosses = (b.x0 == 0 && b.x1 == w - 1) || (b.y0 == 0 && b.y1 == h - 1);
+            if !touches || (keep_touching && !crosses) {
                 blobs.push(b);
             }
         }
     }
     let tallest = *blobs.iter().max_by_key(|b| (b.y1 - b.y0, b.x1 - b.x0))?;
-    // Merge blobs overlapping the tallest one (a digit broken by thin strokes).
+    // Merge blobs overlapping the tallest one (a digit broken by thin strokes), or
+    // stacked on it with a gap of a pixel or two (a 5's flag, a 7's bar cut off by
+    // JPEG); pencil marks stand a sixth of the cell apart.
+    let tall_enough = (tallest.y1 - tallest.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
+    let gap = if tall_enough {
+        ((h as f32 * STACK_GAP) as u32).max(2)
+    } else {
+        0
+    };
     let mut g = tallest;
-    for b in &blobs {
-        let overlap_x = b.x0 <= g.x1 && b.x1 >= g.x0;
-        let overlap_y = b.y0 <= g.y1 && b.y1 >= g.y0;
-        if overlap_x && overlap_y {
-            g = Blob {
-                x0: g.x0.min(b.x0),
-                y0: g.y0.min(b.y0),
-                x1: g.x1.max(b.x1),
-                y1: g.y1.max(b.y1),
-            };
+    loop {
+        let before = (g.x0, g.y0, g.x1, g.y1);
+        for b in &blobs {
+            let overlap_x = b.x0 <= g.x1 && b.x1 >= g.x0;
+            let overlap_y = b.y0 <= g.y1 + gap && b.y1 + gap >= g.y0;
+            if overlap_x && overlap_y {
+                g = Blob {
+                    x0: g.x0.min(b.x0),
+                    y0: g.y0.min(b.y0),
+                    x1: g.x1.max(b.x1),
+                    y1: g.y1.max(b.y1),
+                };
+            }
+        }
+        if before == (g.x0, g.y0, g.x1, g.y1) {
+            break;
         }
     }
     let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
@@ -203,7 +340,21 @@ fn glyph_in(img: &RgbImage, cell: &Rect, bg: [u8; 3], depth: u32) -> Option<Glyp
             w: gw as f32,
             h: gh as f32,
         };
-        return glyph_in(img, &block, block_colour, depth + 1);
+        if let Some(inside) = glyph_in(img, &block, block_colour, depth + 1, false) {
+            if inside.height() >= MIN_INSIDE_BLOCK * gh as f32 {
+                return Some(inside);
+            }
+        }
+        // Nothing inside. A cursor block is one flat colour; a blot of uneven ink (a
+        // bold digit whose counters JPEG and colour fringes filled in) is not proven
+        // empty: it goes on as a glyph, for the readers and the rules to name or doubt.
+        let flat = by_lum
+            .iter()
+            .filter(|p| distance(**p, block_colour) <= INK_CONTRAST / 2)
+            .count();
+        if flat as f32 >= MIN_BLOCK_FLAT * by_lum.len() as f32 {
+            return None;
+        }
     }
     // Ink strength relative to the strongest ink of the glyph.
     let peak = (g.y0..=g.y1)
@@ -224,6 +375,7 @@ fn glyph_in(img: &RgbImage, cell: &Rect, bg: [u8; 3], depth: u32) -> Option<Glyp
             h: gh as f32,
         },
         ink,
+        doubtful: false,
     })
 }
 
@@ -238,6 +390,7 @@ pub fn given_height_threshold(glyphs: &[Option<Glyph>], cell_height: f32) -> f32
     let mut heights: Vec<f32> = glyphs
         .iter()
         .flatten()
+        .filter(|g| !g.doubtful)
         .map(|g| g.height())
         .filter(|&h| h >= floor)
         .collect();
@@ -329,6 +482,76 @@ mod tests {
     }
 
     #[test]
+    fn a_bold_blot_of_uneven_ink_is_a_glyph_not_an_empty_cursor() {
+        // A bold 8 whose counters JPEG filled with half-strength ink: a block by its
+        // fill, but not of one colour, so not a cursor: the cell is not empty.
+        let (mut img, cell) = cell_with(&[(22, 14, 14, 26)], [0, 0, 0], [255, 255, 255]);
+        for (x, y) in (26..32).flat_map(|x| (18..24).chain(29..35).map(move |y| (x, y))) {
+            img.put_pixel(x, y, Rgb([150, 150, 150]));
+        }
+        let g = cell_glyph(&img, &cell, [255, 255, 255]).expect("the blot is a glyph");
+        assert!(!g.doubtful);
+        assert_eq!((g.bbox.h, g.bbox.w), (26.0, 14.0));
+    }
+
+    #[test]
+    fn a_digit_joined_to_the_cell_edge_is_doubtful_never_empty() {
+        // A "1" as tall as the cell's box (a box found too tight, as in bevelled cells):
+        // no glyph can be cut from it, but ink reaches the middle of the cell, so the
+        // cell is not proven empty.
+        let (img, cell) = cell_with(&[(28, 5, 3, 50), (24, 9, 4, 3)], [0, 0, 0], [255; 3]);
+        let g = cell_glyph(&img, &cell, [255; 3]).expect("not empty");
+        assert!(g.doubtful);
+        // A selection ring along the edge leaves the middle alone: empty.
+        let ring = [(5, 5, 50, 3), (5, 52, 50, 3), (5, 5, 3, 50), (52, 5, 3, 50)];
+        let (img, cell) = cell_with(&ring, [224, 138, 0], [255; 3]);
+        assert!(cell_glyph(&img, &cell, [255; 3]).is_none());
+    }
+
+    #[test]
+    fn a_digit_joined_to_a_line_remnant_is_cut_free_by_looking_further_in() {
+        // A "7" whose bar a thin streak joins to a stub of grid line at the cell's edge.
+        let (img, cell) = cell_with(
+            &[
+                (24, 15, 21, 3),
+                (33, 15, 3, 28),
+                (45, 16, 9, 1),
+                (53, 5, 2, 50),
+            ],
+            [0, 0, 0],
+            [255; 3],
+        );
+        let g = cell_glyph(&img, &cell, [255; 3]).expect("the 7");
+        assert!(!g.doubtful);
+        assert!(g.bbox.h >= 27.0, "{:?}", g.bbox);
+    }
+
+    #[test]
+    fn a_digit_split_by_a_thin_gap_is_one_glyph_but_stacked_pencil_marks_are_not() {
+        // A "5" whose flag stands a pixel above its bowl.
+        let bowl = [
+            (24, 18, 12, 3),
+            (24, 35, 12, 3),
+            (24, 18, 3, 20),
+            (33, 18, 3, 20),
+        ];
+        let (img, cell) = cell_with(&[&[(24, 14, 12, 3)][..], &bowl].concat(), [0; 3], [255; 3]);
+        let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+        assert_eq!((g.bbox.y, g.bbox.h), (14.0, 24.0));
+        // Two pencil marks (a sixth of the cell high) two pixels apart, one above the
+        // other, stay two marks.
+        let marks = [
+            (10, 10, 4, 2),
+            (12, 10, 2, 8),
+            (10, 20, 4, 2),
+            (12, 20, 2, 8),
+        ];
+        let (img, cell) = cell_with(&marks, [0; 3], [255; 3]);
+        let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+        assert_eq!(g.bbox.h, 8.0);
+    }
+
+    #[test]
     fn pencil_marks_fall_below_the_given_threshold() {
         let g = |h: f32| {
             Some(Glyph {
@@ -339,6 +562,7 @@ mod tests {
                     h,
                 },
                 ink: GrayImage::new(1, 1),
+                doubtful: false,
             })
         };
         // 20 givens 20-21 px high, 30 pencil marks 9-12 px, one 27 px blob (a digit

@@ -51,21 +51,23 @@ struct Candidate {
     region: Region,
 }
 
-/// Finds the 9x9 lattice of cells, or `None` when the picture holds no such grid.
-pub fn locate_lattice(regions: &Regions) -> Option<Lattice> {
-    let cands: Vec<Candidate> = regions
+/// The near-square regions: at least `min_side` pixels a side, width/height within
+/// [1/`aspect`, `aspect`], filled to [`MIN_FILL`] of their box (the rest is digits and
+/// marks, holes in the region), and under 1/`share` of the picture each way.
+fn squares(regions: &Regions, min_side: u32, aspect: f32, share: u32) -> Vec<Candidate> {
+    regions
         .regions
         .iter()
         .enumerate()
         .filter_map(|(i, r)| {
             let (w, h) = (r.width() as f32, r.height() as f32);
-            let ok = r.width() >= MIN_CELL
-                && r.height() >= MIN_CELL
-                && w / h <= ASPECT
-                && h / w <= ASPECT
+            let ok = r.width() >= min_side
+                && r.height() >= min_side
+                && w / h <= aspect
+                && h / w <= aspect
                 && r.area as f32 >= MIN_FILL * w * h
-                && r.width() < regions.width / 4
-                && r.height() < regions.height / 4;
+                && r.width() < regions.width / share
+                && r.height() < regions.height / share;
             ok.then(|| Candidate {
                 label: i as u32,
                 cx: (r.x0 + r.x1) as f32 / 2.0,
@@ -74,7 +76,12 @@ pub fn locate_lattice(regions: &Regions) -> Option<Lattice> {
                 region: *r,
             })
         })
-        .collect();
+        .collect()
+}
+
+/// Finds the 9x9 lattice of cells, or `None` when the picture holds no such grid.
+pub fn locate_lattice(regions: &Regions) -> Option<Lattice> {
+    let cands = squares(regions, MIN_CELL, ASPECT, 4);
     if cands.len() < MIN_CELLS_FOUND {
         return None;
     }
@@ -105,6 +112,213 @@ pub fn locate_lattice(regions: &Regions) -> Option<Lattice> {
         }
     }
     best.map(|(_, _, l)| l)
+}
+
+/// Finds the grid as nine 3x3 boxes when the lines between cells do not separate them
+/// as regions (dashed or dotted thin lines: each box is one region, its digits and the
+/// dashes holes in it), or `None`.
+///
+/// Method: near-square regions alike in size, three by three at one regular pitch,
+/// with none alike one step past the three (a pattern that goes on), painted alike
+/// (not a checkerboard), and inside each box the broken lines themselves: at a third
+/// and two thirds of its width and height, a line of pixels at least
+/// [`MIN_DASH_INK`] of it ink. The cells are the boxes cut along those lines.
+pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice> {
+    let cands = squares(regions, 3 * MIN_CELL, BOX_ASPECT, 2);
+    if cands.len() < 9 {
+        return None;
+    }
+    let at = |x: f32, y: f32, s: f32| {
+        cands.iter().find(|c| {
+            (c.cx - x).abs() < s * 0.15
+                && (c.cy - y).abs() < s * 0.15
+                && c.size.max(s) <= c.size.min(s) * BOX_SIZE_RATIO
+        })
+    };
+    let mut best: Option<(usize, Lattice)> = None;
+    for a in &cands {
+        let s = a.size;
+        // Its right-hand neighbour gives the pitch.
+        let Some(b) = cands.iter().find(|b| {
+            let dx = b.cx - a.cx;
+            (b.cy - a.cy).abs() < s * 0.15
+                && dx >= s
+                && dx <= BOX_PITCH * s
+                && b.size.max(s) <= b.size.min(s) * BOX_SIZE_RATIO
+        }) else {
+            continue;
+        };
+        let p = b.cx - a.cx;
+        // `a` may be any box but the right column's (a highlighted row or column
+        // breaks some boxes' regions: those are missing, and placed by the pitch).
+        for (i0, j0) in (0..2).flat_map(|i| (0..3).map(move |j| (i, j))) {
+            let (ox, oy) = (a.cx - i0 as f32 * p, a.cy - j0 as f32 * p);
+            let slots: Vec<Option<Candidate>> = (0..9)
+                .map(|k| at(ox + (k % 3) as f32 * p, oy + (k / 3) as f32 * p, s).copied())
+                .collect();
+            let found = slots.iter().filter(|c| c.is_some()).count();
+            if found < MIN_BOXES_FOUND || best.as_ref().is_some_and(|b| b.0 >= found) {
+                continue;
+            }
+            let outside = (-1..=3)
+                .flat_map(|j| (-1..=3).map(move |i| (i, j)))
+                .filter(|&(i, j)| !((0..3).contains(&i) && (0..3).contains(&j)))
+                .any(|(i, j)| at(ox + i as f32 * p, oy + j as f32 * p, s).is_some());
+            if outside {
+                tracing::debug!("boxes of a pattern that goes on, not a grid");
+                continue;
+            }
+            if let Some(lattice) = cut_boxes(img, &slots, ox, oy, p, s) {
+                best = Some((found, lattice));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// The lattice of cells in nine boxes (`slots`, row by row; a missing box is placed at
+/// its centre `(ox, oy)` + pitch `p` steps, size `s`): `None` when the boxes are not
+/// painted alike or a box has no broken lines inside.
+fn cut_boxes(
+    img: &image::RgbImage,
+    slots: &[Option<Candidate>],
+    ox: f32,
+    oy: f32,
+    p: f32,
+    s: f32,
+) -> Option<Lattice> {
+    let colours: Vec<[u8; 3]> = slots.iter().flatten().map(|c| c.region.mean()).collect();
+    let mut median = [0u8; 3];
+    for (k, m) in median.iter_mut().enumerate() {
+        let mut v: Vec<u8> = colours.iter().map(|c| c[k]).collect();
+        v.sort_unstable();
+        *m = v[v.len() / 2];
+    }
+    if colours
+        .iter()
+        .any(|m| (0..3).any(|k| m[k].abs_diff(median[k]) as u32 > CHECKER_CONTRAST))
+    {
+        return None;
+    }
+    let (w, h) = (img.width(), img.height());
+    let mut cells = [Rect::default(); 81];
+    let mut outline = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+    for (k, slot) in slots.iter().enumerate() {
+        let (x0, y0, x1, y1, bg) = match slot {
+            Some(c) => (
+                c.region.x0,
+                c.region.y0,
+                c.region.x1,
+                c.region.y1,
+                c.region.mean(),
+            ),
+            None => {
+                let (cx, cy) = (ox + (k % 3) as f32 * p, oy + (k / 3) as f32 * p);
+                let (x0, y0) = ((cx - s / 2.0).max(0.0), (cy - s / 2.0).max(0.0));
+                let x1 = ((cx + s / 2.0) as u32).min(w - 1);
+                let y1 = ((cy + s / 2.0) as u32).min(h - 1);
+                (x0 as u32, y0 as u32, x1, y1, median)
+            }
+        };
+        let Some((xs, ys)) = inner_lines(img, (x0, y0, x1, y1), bg) else {
+            tracing::debug!("box {} has no lines between its cells", k + 1);
+            return None;
+        };
+        outline = [
+            outline[0].min(x0 as f32),
+            outline[1].min(y0 as f32),
+            outline[2].max(x1 as f32 + 1.0),
+            outline[3].max(y1 as f32 + 1.0),
+        ];
+        let (br, bc) = (k / 3, k % 3);
+        for r in 0..3 {
+            for c in 0..3 {
+                // Up to and including the next line (the last cell ends at the box's
+                // edge, given as one past it).
+                let (more_x, more_y) = ((c < 2) as u32, (r < 2) as u32);
+                cells[(br * 3 + r) * 9 + bc * 3 + c] = Rect {
+                    x: xs[c] as f32,
+                    y: ys[r] as f32,
+                    w: (xs[c + 1] + more_x - xs[c]) as f32,
+                    h: (ys[r + 1] + more_y - ys[r]) as f32,
+                };
+            }
+        }
+    }
+    let [left, top, right, bottom] = outline;
+    tracing::debug!("grid found as nine boxes with broken lines inside");
+    Some(Lattice {
+        cells,
+        // No labels: each cell's own background is measured (a selected or highlighted
+        // cell is not its box's colour).
+        labels: [None; 81],
+        corners: box_corners(left, top, right, bottom),
+    })
+}
+
+/// The corners of an upright box: top-left, top-right, bottom-right, bottom-left.
+fn box_corners(left: f32, top: f32, right: f32, bottom: f32) -> [super::Point; 4] {
+    use super::Point;
+    [
+        Point { x: left, y: top },
+        Point { x: right, y: top },
+        Point {
+            x: right,
+            y: bottom,
+        },
+        Point { x: left, y: bottom },
+    ]
+}
+
+/// At least this many of the nine boxes are found as regions (a highlighted row and
+/// column break up to four).
+const MIN_BOXES_FOUND: usize = 5;
+/// A box's width/height lies within [1/BOX_ASPECT, BOX_ASPECT].
+const BOX_ASPECT: f32 = 1.15;
+/// Boxes alike in size differ by at most this ratio.
+const BOX_SIZE_RATIO: f32 = 1.15;
+/// Neighbouring boxes' centres are 1.0 to this many box sizes apart.
+const BOX_PITCH: f32 = 1.3;
+/// A broken line between cells is ink over at least this share of its length (dashes
+/// and dots cover about half; a digit never sits on a cell's border).
+const MIN_DASH_INK: f32 = 0.25;
+
+/// The cell borders inside a box region: its outer edges and, near a third and two
+/// thirds of its width and height, the pixel line with the most ink (at least
+/// [`MIN_DASH_INK`] of it), as x and y positions; `None` when a line is missing.
+fn inner_lines(
+    img: &image::RgbImage,
+    (x0, y0, x1, y1): (u32, u32, u32, u32),
+    bg: [u8; 3],
+) -> Option<([u32; 4], [u32; 4])> {
+    let ink = |x: u32, y: u32| {
+        let p = img.get_pixel(x, y).0;
+        (0..3).any(|k| p[k].abs_diff(bg[k]) > super::glyphs::INK_CONTRAST)
+    };
+    let best = |lo: u32, span: u32, along: &dyn Fn(u32) -> f32| -> Option<[u32; 2]> {
+        let (third, slack) = (span as f32 / 3.0, (span as f32 * 0.06).max(2.0));
+        let mut out = [lo; 2];
+        for (n, o) in out.iter_mut().enumerate() {
+            let centre = lo as f32 + third * (n + 1) as f32;
+            let (a, b) = ((centre - slack) as u32, (centre + slack) as u32);
+            let (pos, share) = (a..=b)
+                .map(|v| (v, along(v)))
+                .max_by(|x, y| x.1.total_cmp(&y.1))?;
+            if share < MIN_DASH_INK {
+                return None;
+            }
+            *o = pos;
+        }
+        Some(out)
+    };
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    let column = |x: u32| (y0..=y1).filter(|&y| ink(x, y)).count() as f32 / h as f32;
+    let row = |y: u32| (x0..=x1).filter(|&x| ink(x, y)).count() as f32 / w as f32;
+    let xs = best(x0, w, &column)?;
+    let ys = best(y0, h, &row)?;
+    // The cells run from line to line, both included, so that the dashes lie on their
+    // edges (frames, not glyphs).
+    Some(([x0, xs[0], xs[1], x1 + 1], [y0, ys[0], ys[1], y1 + 1]))
 }
 
 /// Groups candidates linked by the neighbour relation (union-find over pairs; the
@@ -284,12 +498,7 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
         tracing::debug!("a checkerboard, not a grid");
         return None;
     }
-    let mut cells = [Rect {
-        x: 0.0,
-        y: 0.0,
-        w: 0.0,
-        h: 0.0,
-    }; 81];
+    let mut cells = [Rect::default(); 81];
     let mut labels = [None; 81];
     for r in 0..9 {
         for c in 0..9 {
@@ -305,18 +514,12 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
             labels[i] = slot[i].map(|c| c.label);
         }
     }
-    use super::Point;
-    let (left, right) = (col_edges[0].0, col_edges[8].1);
-    let (top, bottom) = (row_edges[0].0, row_edges[8].1);
-    let corners = [
-        Point { x: left, y: top },
-        Point { x: right, y: top },
-        Point {
-            x: right,
-            y: bottom,
-        },
-        Point { x: left, y: bottom },
-    ];
+    let corners = box_corners(
+        col_edges[0].0,
+        row_edges[0].0,
+        col_edges[8].1,
+        row_edges[8].1,
+    );
     Some((
         found,
         Lattice {
@@ -511,6 +714,63 @@ mod tests {
         image::imageops::replace(&mut page, &grid, 100, 80);
         let lat = locate_lattice(&label_regions(&page)).expect("grid on graph paper");
         assert_eq!(lat.cells[0].w, 36.0);
+    }
+
+    /// A grid whose thin lines are dashed (`dash` px on, `dash` px off), thick box
+    /// lines solid: 36 px cells at (40, 30).
+    fn dashed_grid(dash: u32) -> RgbImage {
+        let mut img = draw_grid(500, 420, 40, 30, 36, 1, 3, [0, 0, 0], [255, 255, 255]);
+        for (x, y) in (0..500).flat_map(|x| (0..420).map(move |y| (x, y))) {
+            let p = *img.get_pixel(x, y);
+            // a thin line's pixel: black, with white on both sides across it
+            let across_x = x > 0 && x < 499 && img.get_pixel(x - 1, y)[0] == 255;
+            let across_y = y > 0 && y < 419 && img.get_pixel(x, y - 1)[0] == 255;
+            let thin_v = across_x && img.get_pixel(x + 1, y)[0] == 255;
+            let thin_h = across_y && img.get_pixel(x, y + 1)[0] == 255;
+            let off_v = thin_v && (y / dash) % 2 == 1;
+            let off_h = thin_h && (x / dash) % 2 == 1;
+            if p[0] == 0 && (off_v || off_h) {
+                img.put_pixel(x, y, Rgb([255, 255, 255]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_grid_with_dashed_thin_lines_is_found_as_nine_boxes() {
+        for dash in [2, 4] {
+            let img = dashed_grid(dash);
+            let regions = label_regions(&img);
+            assert!(
+                locate_lattice(&regions).is_none(),
+                "cells merge across dashes"
+            );
+            let lat = locate_boxes(&regions, &img).expect("nine boxes");
+            // Cell r1c1 starts inside the outer line; cell r5c5 is the middle one.
+            assert_eq!((lat.cells[0].x, lat.cells[0].y), (43.0, 33.0));
+            let mid = lat.cells[40].center();
+            let want = 40.0 + 3.0 + 3.0 + 36.0 * 4.5 + 3.0;
+            assert!((mid.x - want).abs() <= 2.0, "{mid:?}");
+            assert!((lat.cells[80].w - 36.0).abs() <= 1.5, "{:?}", lat.cells[80]);
+        }
+    }
+
+    #[test]
+    fn nine_squares_without_lines_inside_are_not_a_grid_of_boxes() {
+        let paper = graph_paper(900, 700, 120, 2);
+        assert!(locate_boxes(&label_regions(&paper), &paper).is_none());
+        let board = RgbImage::from_fn(1000, 800, |x, y| {
+            Rgb([if (x / 100 + y / 100) % 2 == 0 { 0 } else { 255 }; 3])
+        });
+        assert!(locate_boxes(&label_regions(&board), &board).is_none());
+        // three by three big keys alone
+        let mut img = RgbImage::from_pixel(400, 400, Rgb([255, 255, 255]));
+        for (k, j) in (0..3).flat_map(|k| (0..3).map(move |j| (k, j))) {
+            for (x, y) in (0..100).flat_map(|x| (0..100).map(move |y| (x, y))) {
+                img.put_pixel(20 + k * 110 + x, 20 + j * 110 + y, Rgb([200, 200, 230]));
+            }
+        }
+        assert!(locate_boxes(&label_regions(&img), &img).is_none());
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub struct Point {
 }
 
 /// An axis-aligned box in picture pixels.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct Rect {
     pub x: f32,
     pub y: f32,

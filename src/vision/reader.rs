@@ -79,6 +79,10 @@ impl Default for ReaderOptions {
     }
 }
 
+/// At most this many glyph groups the two readers disagree on are settled by the
+/// rules (2^n choices tried); more make the reading doubtful.
+const MAX_DISPUTED: usize = 4;
+
 /// Tesseract reads clean printed digits at 0.85-0.97; below half it is guessing.
 pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.5;
 
@@ -177,12 +181,7 @@ impl Reader {
     ) -> Result<Vec<usize>, ReadError> {
         let digits: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
         let rgb = picture.to_rgb8();
-        let mut regions = label_regions(&rgb);
-        let mut lattice = locate_lattice(&regions);
-        if lattice.is_none() {
-            regions = label_regions(&smooth(&rgb, TEXTURE_RADIUS));
-            lattice = locate_lattice(&regions);
-        }
+        let (regions, lattice) = locate_screen_grid(&rgb);
         let same_grid = |l: &Lattice| {
             l.corners
                 .iter()
@@ -196,7 +195,7 @@ impl Reader {
         let mut unconfirmed = Vec::new();
         let mut groups: Vec<(u8, Signature, Vec<usize>)> = Vec::new();
         for &i in &digits {
-            let Some(glyph) = &glyphs[i] else {
+            let Some(glyph) = glyphs[i].as_ref().filter(|g| !g.doubtful) else {
                 unconfirmed.push(i);
                 continue;
             };
@@ -321,13 +320,7 @@ impl Reader {
             }
             photo_tried = Some(photo);
         }
-        let mut regions = label_regions(&rgb);
-        let mut lattice = locate_lattice(&regions);
-        if lattice.is_none() {
-            // Textured tiles: look again on a smoothed copy.
-            regions = label_regions(&smooth(&rgb, TEXTURE_RADIUS));
-            lattice = locate_lattice(&regions);
-        }
+        let (regions, lattice) = locate_screen_grid(&rgb);
         tracing::debug!("located grid in {:?}: {}", t0.elapsed(), lattice.is_some());
         let Some(lattice) = lattice else {
             // Not a screenshot grid: a photo, or a printed grid. The photo path locates
@@ -344,7 +337,7 @@ impl Reader {
         let threshold = given_height_threshold(&glyphs, heights[40]);
         let givens: Vec<Option<&Glyph>> = glyphs
             .iter()
-            .map(|g| g.as_ref().filter(|g| g.height() >= threshold))
+            .map(|g| g.as_ref().filter(|g| g.doubtful || g.height() >= threshold))
             .collect();
         if givens.iter().any(|g| g.is_some()) {
             self.ocr.engine().map_err(ReadError::Engine)?;
@@ -442,6 +435,12 @@ impl Reader {
         self.last_looks = vec![None; 81];
         for (i, g) in givens.iter().enumerate() {
             let Some(g) = g else { continue };
+            if g.doubtful {
+                // Ink that no glyph could be cut from: neither a digit nor empty.
+                cells[i].digit_box = Some(g.bbox);
+                cells[i].confidence = 0.0;
+                continue;
+            }
             let sig = Signature::of(&g.ink);
             self.last_looks[i] = Some(sig.clone());
             cells[i].digit_box = Some(g.bbox);
@@ -488,11 +487,35 @@ impl Reader {
                     .filter(|a| a.1 >= self.min_confidence);
             }
         }
+        // The second reader: the trained classifier on each group Tesseract named just
+        // now. Where it is sure of another digit the two disagree, and the rules settle
+        // the group between the two below, or it is doubtful.
+        // A group Tesseract cannot read (a seven-segment digit) is the classifier's
+        // when it is sure, and stands only if the rules agree (one solution).
+        let mut disputed: Vec<(usize, [u8; 2])> = Vec::new();
+        for (g, answer) in answers.iter_mut().enumerate() {
+            let glyph = tallest(&groups[g].1, givens);
+            match *answer {
+                Some((d, _, Method::Ocr)) => {
+                    if let Some(other) = self.classifier_reads(glyph).filter(|&o| o != d) {
+                        tracing::debug!("Tesseract reads {d}, the classifier {other}");
+                        disputed.push((g, [d, other]));
+                    }
+                }
+                None => {
+                    if let Some(d) = self.classifier_reads(glyph) {
+                        *answer = Some((d, 0.5, Method::Classifier));
+                        disputed.push((g, [d, d]));
+                    }
+                }
+                _ => {}
+            }
+        }
         let mut unknown_groups = Vec::new();
         for (g, (sig, members)) in groups.iter().enumerate() {
             match answers[g] {
                 Some((d, c, m)) => {
-                    if m == Method::Ocr {
+                    if m == Method::Ocr && !disputed.iter().any(|x| x.0 == g) {
                         self.known.push(Known {
                             signature: sig.clone(),
                             digit: d,
@@ -527,9 +550,20 @@ impl Reader {
                 .filter_map(|g| answers[g].map(|a| a.0))
                 .fold(0u16, |m, d| m | 1 << d);
             let unclaimed = !claimed & 0b11_1111_1110;
-            if let Some(digits) =
-                super::rules::decide_unknown_groups(&reading.grid, &members, unclaimed)
-            {
+            // The rules' choice stands only where no other digit at all would fit: a
+            // digit another look-alike group claims may be this group's too (JPEG
+            // splits one digit's glyphs into several groups).
+            let decided = super::rules::decide_unknown_groups(&reading.grid, &members, unclaimed)
+                .filter(|digits| {
+                    let mut grid = reading.grid;
+                    for (k, ms) in members.iter().enumerate() {
+                        for &i in ms {
+                            grid.set(i / 9, i % 9, digits[k]);
+                        }
+                    }
+                    members.iter().all(|ms| only_fit(&grid, ms))
+                });
+            if let Some(digits) = decided {
                 for (k, &g) in unknown_groups.iter().enumerate() {
                     let (sig, ms) = &groups[g];
                     for &i in ms {
@@ -554,7 +588,79 @@ impl Reader {
                 }
             }
         }
+        if !disputed.is_empty() {
+            self.settle_disputes(&mut reading, &groups, &disputed);
+        }
         reading
+    }
+
+    /// Groups the two readers disagree on (`disputed`: group and its two digits; the
+    /// same digit twice for a group only the classifier read): the one choice of digits
+    /// that leaves a puzzle with exactly one solution is taken; with none or several,
+    /// the groups' cells are doubtful. Never a guess.
+    fn settle_disputes(
+        &mut self,
+        reading: &mut Reading,
+        groups: &[(Signature, Vec<usize>)],
+        disputed: &[(usize, [u8; 2])],
+    ) {
+        let mut fits = Vec::new();
+        let open: Vec<usize> = (0..disputed.len())
+            .filter(|&k| disputed[k].1[0] != disputed[k].1[1])
+            .collect();
+        if open.len() <= MAX_DISPUTED {
+            for choice in 0..1u32 << open.len() {
+                let mut grid = reading.grid;
+                for (k, (g, digits)) in disputed.iter().enumerate() {
+                    let pick = open
+                        .iter()
+                        .position(|&o| o == k)
+                        .map_or(0, |bit| (choice >> bit) as usize & 1);
+                    for &i in &groups[*g].1 {
+                        grid.set(i / 9, i % 9, digits[pick]);
+                    }
+                }
+                if grid.conflicts().is_empty() && count_solutions(&grid, 2) == 1 {
+                    fits.push(grid);
+                }
+            }
+        }
+        let settled = (fits.len() == 1).then(|| fits[0]);
+        for (g, _) in disputed {
+            let (sig, members) = &groups[*g];
+            // And each group's digit must be the only one that fits there (the two
+            // readers may both be wrong about another group).
+            let settled = settled.filter(|grid| only_fit(grid, members));
+            match settled {
+                Some(grid) => {
+                    let d = grid.cells()[members[0]];
+                    self.known.push(Known {
+                        signature: sig.clone(),
+                        digit: d,
+                        confidence: 0.5,
+                    });
+                    for &i in members {
+                        let agreed = reading.cells[i].digit == Some(d);
+                        reading.cells[i].digit = Some(d);
+                        reading.cells[i].confidence = 0.5;
+                        if !agreed {
+                            reading.cells[i].method = Method::Rules;
+                        }
+                    }
+                }
+                None => {
+                    for &i in members {
+                        reading.cells[i].digit = None;
+                        reading.cells[i].confidence = 0.0;
+                    }
+                }
+            }
+        }
+        let mut cells = [0u8; 81];
+        for (i, c) in reading.cells.iter().enumerate() {
+            cells[i] = c.digit.unwrap_or(0);
+        }
+        reading.grid = Grid::from_cells(cells);
     }
 
     /// Reads a look-alike group: Tesseract on up to three members, majority vote.
@@ -594,6 +700,35 @@ impl Reader {
         }
         best.map(|(d, _, c)| (d, c))
     }
+}
+
+/// The screen grid's lattice of cells and the regions it was found among: cells as
+/// flat regions; else on a smoothed copy (textured tiles); else as nine 3x3 boxes
+/// (dashed or dotted lines between cells).
+fn locate_screen_grid(rgb: &image::RgbImage) -> (super::regions::Regions, Option<Lattice>) {
+    let regions = label_regions(rgb);
+    if let Some(lattice) = locate_lattice(&regions) {
+        return (regions, Some(lattice));
+    }
+    let smoothed = label_regions(&smooth(rgb, TEXTURE_RADIUS));
+    if let Some(lattice) = locate_lattice(&smoothed) {
+        return (smoothed, Some(lattice));
+    }
+    let boxes = super::locate::locate_boxes(&regions, rgb);
+    (regions, boxes)
+}
+
+/// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
+/// one solution.
+fn only_fit(grid: &Grid, members: &[usize]) -> bool {
+    let d = grid.cells()[members[0]];
+    (1..=9u8).filter(|&o| o != d).all(|o| {
+        let mut other = *grid;
+        for &i in members {
+            other.set(i / 9, i % 9, o);
+        }
+        !other.conflicts().is_empty() || count_solutions(&other, 2) != 1
+    })
 }
 
 /// True for camera pictures: sensor noise and JPEG leave few neighbouring pixels
