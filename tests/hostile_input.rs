@@ -66,6 +66,21 @@ fn graph_paper_and_checkerboards_are_no_sudoku_grid() {
     }
 }
 
+#[test]
+fn a_calendar_and_a_spreadsheet_are_no_sudoku_grid() {
+    // A month of seven columns and six rows of day numbers, and a sheet of ten columns
+    // and thirty rows of digits (drawn with ImageMagick, DejaVu Sans): lattices with
+    // numbers in their cells, but not nine by nine. The calendar's outline used to be
+    // taken for a grid and read as a sudoku with clashing digits.
+    for name in ["calendar-month.png", "spreadsheet.png"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/bad")
+            .join(name);
+        let o = bot(&["read", path.to_str().unwrap()]);
+        assert_clear_error(&o, 1, name, "no sudoku grid");
+    }
+}
+
 /// A sudoku grid with no digits at all (a "create your own puzzle" screen): 40 px
 /// cells, 1 px lines, 3 px box lines, on a page with a toolbar of squares above it.
 fn empty_game_grid() -> RgbImage {

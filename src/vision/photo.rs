@@ -387,7 +387,8 @@ pub fn grid_candidates(work: &GrayImage) -> Vec<([Point; 4], f32)> {
         .take(6)
         .filter_map(|p| {
             let corners = p.extreme_corners();
-            Some((corners, lattice_score(&ink, corners)?))
+            let score = lattice_score(&ink, corners)?;
+            divides_in_nine(&ink, corners).then_some((corners, score))
         })
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -448,6 +449,60 @@ fn lattice_score(ink: &GrayImage, corners: [Point; 4]) -> Option<f32> {
         }
     }
     Some(on / on_n - off / off_n)
+}
+
+/// Whether the quadrilateral's inner lines fall at ninths of its sides rather than at
+/// other fractions (a calendar's sevenths and sixths, a table's columns): along each
+/// axis, the lines at ninths must carry nearly as much ink as the lines of a division
+/// into 5, 6, 7, 8, 10, 11 or 12 parts. (Only the lines count: the gaps between them
+/// hold the digits of a full grid.)
+fn divides_in_nine(ink: &GrayImage, corners: [Point; 4]) -> bool {
+    let Some(hmap) = Homography::grid_to_quad(corners) else {
+        return false;
+    };
+    let at = |u: f32, v: f32| -> f32 {
+        let p = hmap.apply(u, v);
+        if p.x < 0.0 || p.y < 0.0 || p.x >= ink.width() as f32 || p.y >= ink.height() as f32 {
+            return 0.0;
+        }
+        (ink.get_pixel(p.x as u32, p.y as u32)[0] > 0) as u8 as f32
+    };
+    const SAMPLES: usize = 90;
+    // Mean ink along the inner lines of a division into `k` parts; `across` puts the
+    // lines at constant u (vertical lines).
+    let score = |k: usize, across: bool| -> f32 {
+        let step = 9.0 / k as f32;
+        let mean = |pos: &dyn Fn(usize) -> f32, count: usize| -> f32 {
+            let mut sum = 0.0;
+            for i in 0..count {
+                let x = pos(i);
+                for t in 0..SAMPLES {
+                    let along = (t as f32 + 0.5) * 9.0 / SAMPLES as f32;
+                    sum += (-1..=1)
+                        .map(|d| {
+                            let x = x + d as f32 * 0.04;
+                            if across {
+                                at(x, along)
+                            } else {
+                                at(along, x)
+                            }
+                        })
+                        .fold(0.0f32, f32::max);
+                }
+            }
+            sum / (count * SAMPLES) as f32
+        };
+        mean(&|i| (i + 1) as f32 * step, k - 1)
+    };
+    [true, false].into_iter().all(|across| {
+        let nine = score(9, across);
+        let other = [5, 6, 7, 8, 10, 11, 12]
+            .into_iter()
+            .map(|k| score(k, across))
+            .fold(f32::MIN, f32::max);
+        tracing::debug!(nine, other, across, "lines at ninths");
+        nine >= other - 0.15
+    })
 }
 
 /// One connected ink component: its pixels' extremes.
