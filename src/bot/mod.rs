@@ -746,6 +746,31 @@ fn low_confidence_cells(reading: &Reading) -> Vec<usize> {
 }
 
 /// The grid's bounding box in picture pixels, clamped to the picture.
+/// When the grid at `area` (x, y, width, height) fills less than two fifths of
+/// `picture`: the grid and one cell around it, cut out, with its top-left corner.
+fn grid_with_margin(
+    picture: &RgbaImage,
+    (x, y, w, h): (u32, u32, u32, u32),
+) -> Option<(u32, u32, RgbaImage)> {
+    let (pw, ph) = picture.dimensions();
+    if u64::from(w) * u64::from(h) * 5 >= u64::from(pw) * u64::from(ph) * 2 {
+        return None;
+    }
+    let margin = w.max(h) / 9;
+    let x0 = x.saturating_sub(margin).min(pw);
+    let y0 = y.saturating_sub(margin).min(ph);
+    let x1 = x.saturating_add(w).saturating_add(margin).min(pw);
+    let y1 = y.saturating_add(h).saturating_add(margin).min(ph);
+    if x1 <= x0 || y1 <= y0 {
+        return None;
+    }
+    Some((
+        x0,
+        y0,
+        image::imageops::crop_imm(picture, x0, y0, x1 - x0, y1 - y0).to_image(),
+    ))
+}
+
 fn picture_area(reading: &Reading, width: u32, height: u32) -> (u32, u32, u32, u32) {
     let x0 = reading
         .corners

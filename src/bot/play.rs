@@ -310,22 +310,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// the desktop's dithered wallpaper, which reads as a photo.
     pub(super) fn past_caret(&self, capture: RgbaImage) -> (RgbaImage, (u32, u32)) {
         let (picture, region) = self.crop_to_region(capture);
-        let (mut picture, (dx, dy)) = match self.grid_area {
-            Some((x, y, w, h))
-                if u64::from(w) * u64::from(h) * 5
-                    < u64::from(picture.width()) * u64::from(picture.height()) * 2 =>
-            {
-                let margin = w.max(h) / 9;
-                let x0 = x.saturating_sub(margin).min(picture.width());
-                let y0 = y.saturating_sub(margin).min(picture.height());
-                let x1 = (x + w + margin).min(picture.width());
-                let y1 = (y + h + margin).min(picture.height());
-                (
-                    image::imageops::crop_imm(&picture, x0, y0, x1 - x0, y1 - y0).to_image(),
-                    (x0, y0),
-                )
-            }
-            _ => (picture, (0, 0)),
+        let (mut picture, (dx, dy)) = match self
+            .grid_area
+            .and_then(|area| grid_with_margin(&picture, area))
+        {
+            Some((x0, y0, crop)) => (crop, (x0, y0)),
+            None => (picture, (0, 0)),
         };
         if let Some(cell) = &self.focus_box {
             let cell = crate::vision::Rect {
