@@ -139,7 +139,8 @@ impl Grid {
         out
     }
 
-    /// True when `solution` is complete, valid and agrees with every given of `self`.
+    /// True when `solution` is complete and agrees with every given of `self`. Whether it
+    /// breaks a rule is not checked here (see [`Grid::conflicts`]).
     pub fn is_solved_by(&self, solution: &Grid) -> bool {
         solution.is_complete()
             && self

@@ -37,7 +37,7 @@ fn every_screenshot_fixture_reads_exactly() {
     let fixtures = manifest();
     assert!(
         fixtures.len() >= 40,
-        "the issue asks for at least 40 fixtures"
+        "the manifest should list at least 40 fixtures, every app and style the README names"
     );
     let mut wrong = Vec::new();
     for (path, want, what) in &fixtures {

@@ -43,7 +43,7 @@ const OUTLINE_SEARCH: f32 = 0.6;
 /// An outer line is thick and unbroken: a piece counts when inked along this much of
 /// its length.
 const OUTLINE_MIN_FILL: f32 = 0.7;
-/// Cells whose best class is below this probability are the ones the sudoku rules may
+/// How many cells, the least sure first (lowest top probability), the sudoku rules may
 /// change.
 const DOUBT_LIMIT: usize = 10;
 

@@ -1,6 +1,6 @@
 //! Flat-colour regions of a screenshot: 4-connected pixels whose colours differ by at most
-//! [`FLAT_TOLERANCE`] from their neighbour, labelled with union-find (Rosenheim's
-//! two-pass labelling, with path halving).
+//! [`FLAT_TOLERANCE`] from their neighbour, labelled with union-find (Rosenfeld and
+//! Pfaltz's two-pass labelling, with path halving).
 //!
 //! Every sudoku app paints each cell's background as one flat (or gently shaded) area
 //! bounded by grid lines, gaps or bevels, so the cells come out as 81 square regions on

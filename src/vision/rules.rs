@@ -81,10 +81,10 @@ mod tests {
     }
 }
 
-/// The givens that could explain why a read puzzle has no solution or several: those
-/// whose removal makes it uniquely solvable (no solution) or whose change to another
-/// digit does (several solutions is a digit read as empty, so nothing to point at).
-/// Falls back to every given when no single cell explains it.
+/// The givens that could explain why a read puzzle has no solution: those whose change
+/// to another digit makes it valid with exactly one solution (for several solutions the
+/// culprit is a digit read as empty, so there is no given to point at). Falls back to
+/// every given when no single cell explains it.
 pub fn suspect_givens(grid: &Grid) -> Vec<usize> {
     let givens: Vec<usize> = (0..81).filter(|&i| grid.cells()[i] != 0).collect();
     let suspects: Vec<usize> = givens
