@@ -118,7 +118,9 @@ pub struct Delays {
     pub after_click: u64,
     /// After the digit of one move, before the next move.
     pub after_key: u64,
-    /// After each arrow key (method "keys").
+    /// After each arrow key (method "keys", or learnt: a game that takes arrow keys is
+    /// played with them). Keys reach the game in one queue, in order, so the pause
+    /// is only there for games that drop keys that come too fast.
     pub after_arrow: u64,
     /// After the last move, before the verification capture (the app redraws).
     pub settle: u64,
@@ -139,7 +141,7 @@ impl Default for Delays {
         Delays {
             after_click: 10,
             after_key: 2,
-            after_arrow: 5,
+            after_arrow: 1,
             settle: 150,
             x11_event: 0,
             slowest: 1000,

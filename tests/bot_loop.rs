@@ -6,7 +6,7 @@ mod support;
 
 use std::sync::atomic::Ordering;
 
-use sudoku_bot::bot::{BotError, Outcome, Step, Verification};
+use sudoku_bot::bot::{arrow_path, BotError, Outcome, Step, Verification};
 use sudoku_bot::config::{InputMethod, SeveralSolutions};
 use sudoku_bot::input::{Key, ScreenPoint};
 use sudoku_bot::solver::{self, Solution};
@@ -374,6 +374,57 @@ fn keyboard_method_clicks_once_then_uses_arrows() {
     assert_eq!(g.clicks().len(), 1);
     assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
     assert!(g.events.contains(&Event::Key(Key::Right)));
+}
+
+/// Plays the sim game changed by `change` with the quick configuration, checks it ends
+/// solved, and gives the game back.
+fn solved_sim_game(change: impl FnOnce(&mut Game)) -> support::sim::Shared {
+    let (game, dir) = setup();
+    change(&mut game.borrow_mut());
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    game
+}
+
+#[test]
+fn a_game_that_shows_its_selection_and_takes_arrow_keys_is_played_with_them() {
+    let game = solved_sim_game(|g| g.draws_selection = true);
+    let g = game.borrow();
+    let cells = empty_cells(&g.givens);
+    // The first move's click, and then arrows: no other click, no digit wasted.
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.events);
+    assert_eq!(g.digits().len(), cells.len());
+    // In the order that needs the fewest arrows: fewer than reading order takes.
+    let arrows = g
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Key(Key::Up | Key::Down | Key::Left | Key::Right)))
+        .count();
+    let reading_order: usize = cells.windows(2).map(|p| arrow_path(p[0], p[1]).len()).sum();
+    assert!(arrows < reading_order, "{arrows} arrows, reading order {reading_order}");
+}
+
+#[test]
+fn arrow_keys_that_do_nothing_leave_the_game_to_clicks_and_waste_no_digit() {
+    let game = solved_sim_game(|g| {
+        g.draws_selection = true;
+        g.arrows_ignored = true;
+    });
+    let g = game.borrow();
+    let empty = empty_cells(&g.givens).len();
+    // The digit on trial was never typed: the arrows showed nothing first.
+    assert_eq!(g.digits().len(), empty);
+    assert_eq!(g.clicks().len(), empty);
+}
+
+#[test]
+fn arrow_keys_that_skip_the_givens_go_back_to_clicks() {
+    let game = solved_sim_game(|g| {
+        g.draws_selection = true;
+        g.arrows_skip_givens = true;
+    });
+    assert!(game.borrow().clicks().len() > 1, "arrows kept although they skip givens");
 }
 
 #[test]

@@ -216,7 +216,7 @@ fn user_moving_the_mouse_stops_the_bot() {
     let config = desk.dir.path().join("slow.toml");
     std::fs::write(
         &config,
-        "[delays]\nafter_click = 60\nafter_key = 60\nshorten = false\n",
+        "[delays]\nafter_click = 60\nafter_key = 60\nafter_arrow = 60\nshorten = false\n",
     )
     .unwrap();
     let mut bot = desk

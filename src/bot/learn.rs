@@ -62,6 +62,25 @@ pub(super) struct Model {
     pub focus_in_time: bool,
     /// The search for shorter pauses, once the game is learnt.
     pub trial: pace::Trial,
+    /// Whether arrow keys were tried in place of clicks, and how that went.
+    pub arrows: Arrows,
+}
+
+/// Arrow keys in place of clicks. A game that shows its selection and takes digit keys
+/// may move that selection with arrow keys too: a few keys, a millisecond each and all
+/// in one queue, cost less than a click and the pause a click needs, and open no
+/// popover over the grid. The first move after a click has gone in is played with
+/// arrows instead, and watched: the selection must move to the cell and the digit land
+/// there at the first key. Otherwise clicks it is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum Arrows {
+    #[default]
+    Untried,
+    OnTrial,
+    /// The game is played with arrow keys although clicks work too.
+    Preferred,
+    /// Tried and found wanting: clicks.
+    Refused,
 }
 
 impl Model {
@@ -103,6 +122,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         self.model.started.get_or_insert_with(Instant::now);
         for attempt in 0..3 {
             let probing = attempt == 0 && self.model.focus_gap.is_some();
+            if attempt == 0 && !probing && self.arrows_worth_a_try(m.cell, *selected) {
+                debug!("trying arrow keys in place of a click for {}", cell_name(m.cell));
+                self.model.arrows = Arrows::OnTrial;
+                self.model.method = Some(InputMethod::Keys);
+            }
             let mut shown_after = None;
             let mut before_click = None;
             let method = self.model.method.unwrap_or_default();
@@ -117,14 +141,33 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.check_user(m.cell)?;
             if arrows {
                 let from = selected.unwrap_or(m.cell);
+                let on_trial = self.model.arrows == Arrows::OnTrial;
+                let looks_before = if on_trial {
+                    Some(self.cell_looks(map, origin)?)
+                } else {
+                    None
+                };
                 for key in arrow_path(from, m.cell) {
                     if let Some(stop) = self.focus_lost(start, map)? {
                         return Ok(Observed::Stop(stop));
                     }
                     self.input.key(key)?;
+                    self.last_input = Some(Instant::now());
                     self.pause(self.pace.after_arrow);
                 }
                 *selected = Some(m.cell);
+                if let Some(before) = looks_before {
+                    let wait = self.first_wait();
+                    if !self.selection_moved(&before, from, m.cell, map, origin, wait)? {
+                        self.refuse_arrows(&format!(
+                            "arrow keys did not move the selection from {} to {}",
+                            cell_name(from),
+                            cell_name(m.cell)
+                        ));
+                        *selected = None;
+                        continue;
+                    }
+                }
             } else {
                 let since_key = last_key.map(|t| t.elapsed().as_millis() as u64);
                 if let Some(wait) = since_key.and_then(|e| self.pace.after_key.checked_sub(e)) {
@@ -228,7 +271,36 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             let key_sent = Instant::now();
             let had_pad = self.model.pad.is_some();
-            match self.observed_key(m, expect, &before, left_pointer_at, start, map, origin)? {
+            let effect = self.observed_key(m, expect, &before, left_pointer_at, start, map, origin)?;
+            if self.model.arrows == Arrows::OnTrial {
+                match effect {
+                    KeyEffect::Entered { tries: 1, .. } => {
+                        self.model.arrows = Arrows::Preferred;
+                        info!("learnt: arrow keys move the selection too; playing with arrow keys, no click a move");
+                    }
+                    KeyEffect::Stop(p) => return Ok(Observed::Stop(p)),
+                    KeyEffect::Entered { .. } => {
+                        self.refuse_arrows("the game ignored the digit key that came after arrow keys");
+                        return self.entered(false);
+                    }
+                    KeyEffect::Elsewhere(w) => {
+                        self.put_back(w, expect)?;
+                        self.refuse_arrows(&format!(
+                            "after arrow keys the digit for {} went to {}",
+                            cell_name(m.cell),
+                            cell_name(w)
+                        ));
+                        *selected = Some(w);
+                        continue;
+                    }
+                    KeyEffect::Nothing => {
+                        self.refuse_arrows("after arrow keys the digit key showed nothing");
+                        *selected = None;
+                        continue;
+                    }
+                }
+            }
+            match effect {
                 KeyEffect::Entered { tries, drawn_after }
                     if !had_pad && self.model.pad.is_some() =>
                 {
@@ -367,6 +439,132 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             );
         }
         Ok(Observed::Entered)
+    }
+
+    /// Whether the next move is worth playing with arrow keys on trial: the game is
+    /// clicked by default, shows the cell a click selects, and the last move (to
+    /// `selected`, another cell than `cell`) went in as expected.
+    fn arrows_worth_a_try(&self, cell: usize, selected: Option<usize>) -> bool {
+        self.model.arrows == Arrows::Untried
+            && self.model.method.is_none()
+            && self.model.shows_selection == Some(true)
+            && self.model.confirmed >= 1
+            && selected.is_some_and(|s| s != cell)
+    }
+
+    /// Goes back to clicking cells, for `why` (said with -v).
+    pub(super) fn refuse_arrows(&mut self, why: &str) {
+        info!("learnt: {why}; clicking cells");
+        self.model.arrows = Arrows::Refused;
+        self.model.method = None;
+    }
+
+    /// Move `m` played with arrow keys from cell `from` on a screen whose captures lag
+    /// (a compositor's stream), where the game is not learnt and a click selects, a key
+    /// enters: arrow keys are worth a try all the same, as the selection is drawn and
+    /// read like a digit, only later. `None` when the arrows did not move the selection
+    /// (nothing typed: the move is to be clicked), else how the move ended; a digit that
+    /// went elsewhere is put back and the move is to be clicked.
+    pub(super) fn arrows_despite_lag(
+        &mut self,
+        m: Move,
+        from: usize,
+        expect: &[u8; 81],
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Option<Observed>, BotError> {
+        /// How long the selection and the digit get to show in the stream.
+        const LAGGING_WAIT_MS: u64 = 300;
+        let origin = (start.window.rect.x, start.window.rect.y);
+        if let Some(why) = self.unsafe_to_act(start, map, &[])? {
+            return Ok(Some(Observed::Stop(Played::Paused(why))));
+        }
+        self.check_user(m.cell)?;
+        self.model.arrows = Arrows::OnTrial;
+        let before = self.cell_looks(map, origin)?;
+        for key in arrow_path(from, m.cell) {
+            if let Some(stop) = self.focus_lost(start, map)? {
+                return Ok(Some(Observed::Stop(stop)));
+            }
+            self.input.key(key)?;
+            self.last_input = Some(Instant::now());
+            self.pause(self.pace.after_arrow);
+        }
+        let wait = self.first_wait().max(LAGGING_WAIT_MS);
+        if !self.selection_moved(&before, from, m.cell, map, origin, wait)? {
+            self.refuse_arrows(&format!(
+                "arrow keys did not move the selection from {} to {}",
+                cell_name(from),
+                cell_name(m.cell)
+            ));
+            return Ok(None);
+        }
+        if let Some(stop) = self.focus_lost(start, map)? {
+            return Ok(Some(Observed::Stop(stop)));
+        }
+        self.focus_box = map.cell_box(m.cell);
+        self.input.key(Key::Digit(m.digit))?;
+        let at = Instant::now();
+        self.last_input = Some(at);
+        while at.elapsed() < Duration::from_millis(wait) {
+            let Some(read) = self.read_grid_now()? else {
+                break;
+            };
+            if read[m.cell] == m.digit {
+                self.model.arrows = Arrows::Preferred;
+                info!("learnt: arrow keys move the selection too; playing with arrow keys, no click a move");
+                return Ok(Some(Observed::Entered));
+            }
+            let elsewhere =
+                (0..81).find(|&i| i != m.cell && read[i] == m.digit && expect[i] != m.digit);
+            if let Some(w) = elsewhere {
+                self.put_back(w, expect)?;
+                self.refuse_arrows(&format!(
+                    "after arrow keys the digit for {} went to {}",
+                    cell_name(m.cell),
+                    cell_name(w)
+                ));
+                return Ok(None);
+            }
+            self.pause(10);
+        }
+        // Not seen yet: typed all the same (typing it again could clear it in a game
+        // that toggles); the looks and verification see to it.
+        self.refuse_arrows(&format!(
+            "the digit typed after arrow keys did not show in {} within {wait} ms",
+            cell_name(m.cell)
+        ));
+        Ok(Some(Observed::Entered))
+    }
+
+    /// Whether arrow keys sent from cell `from` to cell `to` moved the game's selection
+    /// there: both cells take on a new look (`before`: the looks before the keys)
+    /// within `wait` ms, and not most of the grid (a page that scrolled).
+    fn selection_moved(
+        &mut self,
+        before: &[Look; 81],
+        from: usize,
+        to: usize,
+        map: &CellMap,
+        origin: (i32, i32),
+        wait: u64,
+    ) -> Result<bool, BotError> {
+        let at = Instant::now();
+        while at.elapsed() < Duration::from_millis(wait) {
+            let now = self.cell_looks(map, origin)?;
+            let changed: Vec<usize> = (0..81)
+                .filter(|&i| looks_differ(&before[i], &now[i]))
+                .collect();
+            if changed.len() > 40 {
+                debug!("arrow keys changed {} cells", changed.len());
+                return Ok(false);
+            }
+            if changed.contains(&from) && changed.contains(&to) {
+                return Ok(true);
+            }
+            self.pause(5);
+        }
+        Ok(false)
     }
 
     /// How long the first look after an input waits before calling it lost: longer on

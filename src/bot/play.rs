@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use super::cells::order_for_arrows;
+use super::learn::Arrows;
 use super::pace::{Trial, TRIAL_MOVES};
 use super::*;
 
@@ -39,7 +41,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let t = Instant::now();
         // A screen whose captures lag says nothing about the game's timing: the
         // default model is played, and the closed loop corrects it.
-        let pinned = self.config.input.method.or_else(|| {
+        let mut pinned = self.config.input.method.or_else(|| {
             (self.screen.captures_lag() && self.model.method.is_none()).then(|| {
                 if !self.model.palette_checked {
                     self.model.palette_checked = true;
@@ -66,7 +68,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.pace = good.clone();
             self.model.trial = Trial::NotYet;
         }
+        let mut ordered = false;
         while index < queue.len() {
+            // Arrow keys from here on (learnt or pinned): the rest in the order that
+            // needs the fewest of them.
+            let by_arrows = pinned.or(self.model.method) == Some(InputMethod::Keys)
+                && (pinned.is_some() || !self.model.learning());
+            if let (false, true, Some(from)) = (ordered, by_arrows, selected) {
+                order_for_arrows(from, &mut queue[index..]);
+                ordered = true;
+            }
             let m = queue[index];
             index += 1;
             if self.stopped() {
@@ -117,6 +128,28 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                         continue;
                     }
                     Look::Changed(why) => return Ok(Played::Paused(why)),
+                }
+            }
+            let lagging_trial = self.config.input.method.is_none()
+                && pinned == Some(InputMethod::Click)
+                && self.model.arrows == Arrows::Untried
+                && self.model.method.is_none();
+            if let (true, Some(from)) = (lagging_trial, selected.filter(|&s| s != m.cell)) {
+                match self.arrows_despite_lag(m, from, &expect, start, map)? {
+                    None => selected = None,
+                    Some(Observed::Stop(played)) => return Ok(played),
+                    Some(Observed::Entered) => {
+                        if self.model.arrows == Arrows::Preferred {
+                            pinned = Some(InputMethod::Keys);
+                        }
+                        selected = Some(m.cell);
+                        typed.push(m);
+                        expect[m.cell] = m.digit;
+                        typed_at.insert(m.cell, Instant::now());
+                        last_key = Some(Instant::now());
+                        self.pause(self.pace.after_key);
+                        continue;
+                    }
                 }
             }
             if pinned.is_none() && self.model.learning() {
@@ -421,6 +454,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .count()
         };
         let (wrong_now, lost_now) = (fresh(&wrong), fresh(&lost));
+        // Arrow keys were chosen over clicks that work: a digit in the wrong cell says
+        // the game's arrows do not go where the bot thinks (they skip givens, say).
+        if wrong_now > 0 && self.model.arrows == Arrows::Preferred {
+            self.refuse_arrows(&format!(
+                "{} digits typed after arrow keys went to the wrong cell",
+                wrong_now
+            ));
+        }
         // A trial that fails goes back to the pauses before it instead.
         if strict.is_empty() && (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
             info!(

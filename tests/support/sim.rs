@@ -196,6 +196,12 @@ pub struct Game {
     /// Once this many digits were typed, the next N readings miss the given in this
     /// cell (a popover over it): (digits, cell, readings).
     pub hide_given: Option<(usize, usize, usize)>,
+    /// The selected cell is drawn framed (most games; the bare sim shows nothing).
+    pub draws_selection: bool,
+    /// Arrow keys do nothing.
+    pub arrows_ignored: bool,
+    /// Arrow keys jump over the givens (to the next cell a digit can go in).
+    pub arrows_skip_givens: bool,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -262,6 +268,9 @@ impl Game {
             palette: None,
             failing_captures: 0,
             hide_given: None,
+            draws_selection: false,
+            arrows_ignored: false,
+            arrows_skip_givens: false,
         }))
     }
 
@@ -381,6 +390,21 @@ impl Game {
     fn render(&self) -> RgbaImage {
         let mut pic = self.picture.clone();
         let (cw, ch) = self.cell_size();
+        if let (true, Some(s)) = (self.draws_selection, self.selected) {
+            // A frame a fifth of the cell in from its sides, 3 px wide.
+            let x0 = self.corners[0].x + cw * (s % 9) as f32;
+            let y0 = self.corners[0].y + ch * (s / 9) as f32;
+            let (l, t) = ((x0 + cw * 0.2) as u32, (y0 + ch * 0.2) as u32);
+            let (r, b) = ((x0 + cw * 0.8) as u32, (y0 + ch * 0.8) as u32);
+            for y in t..=b {
+                for x in l..=r {
+                    let edge = x < l + 3 || x + 3 > r || y < t + 3 || y + 3 > b;
+                    if edge && x < pic.width() && y < pic.height() {
+                        pic.put_pixel(x, y, Rgba([40, 90, 220, 255]));
+                    }
+                }
+            }
+        }
         for i in 0..81 {
             if self.board.cells()[i] != 0 && self.givens.cells()[i] == 0 {
                 let x0 = (self.corners[0].x + cw * (i % 9) as f32) as u32 + 4;
@@ -755,12 +779,30 @@ impl Input for SimInput {
             }
         }
         let sel = g.selected;
+        let arrow = |g: &Game, step: fn(usize) -> Option<usize>| {
+            if g.arrows_ignored {
+                return sel;
+            }
+            let mut at = step(sel?)?;
+            while g.arrows_skip_givens && g.givens.cells()[at] != 0 {
+                at = step(at)?;
+            }
+            Some(at)
+        };
+        let moved = match key {
+            Key::Up => Some(arrow(&g, |s| s.checked_sub(9))),
+            Key::Down => Some(arrow(&g, |s| (s < 72).then_some(s + 9))),
+            Key::Left => Some(arrow(&g, |s| (s % 9 > 0).then(|| s - 1))),
+            Key::Right => Some(arrow(&g, |s| (s % 9 < 8).then_some(s + 1))),
+            _ => None,
+        };
+        if let Some(to) = moved {
+            // An arrow off the edge (or past the last free cell) stays put.
+            g.selected = to.or(sel);
+        }
         match key {
             Key::Digit(d) => type_digit(&mut g, d),
-            Key::Up => g.selected = sel.map(|s| if s >= 9 { s - 9 } else { s }),
-            Key::Down => g.selected = sel.map(|s| if s < 72 { s + 9 } else { s }),
-            Key::Left => g.selected = sel.map(|s| if s % 9 > 0 { s - 1 } else { s }),
-            Key::Right => g.selected = sel.map(|s| if s % 9 < 8 { s + 1 } else { s }),
+            Key::Up | Key::Down | Key::Left | Key::Right => {}
             Key::Delete | Key::Backspace => {
                 if let Some(cell) = sel.filter(|&c| g.givens.cells()[c] == 0) {
                     g.board.set(cell / 9, cell % 9, 0);
