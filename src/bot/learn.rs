@@ -314,7 +314,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     if let Some(d) = drawn_after {
                         self.model.latency = self.model.latency.max(d);
                     }
-                    return self.entered(false);
+                    // The pad's first press went in: one move that went as expected
+                    // with the pad.
+                    return self.entered(true);
                 }
                 KeyEffect::Entered { tries, drawn_after } => {
                     debug!(
