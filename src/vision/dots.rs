@@ -76,6 +76,42 @@ fn near(a: &[u32; 4], b: &[u32; 4], gap: u32) -> bool {
     dx <= gap && dy <= gap
 }
 
+/// A dot of a matrix is at most this many strong ink pixels.
+const MESH_DOT_PIXELS: usize = 8;
+
+/// True when the ink is a mesh of dots joined only faintly (a dot matrix whose dots
+/// touch at their corners is one blob): its strong ink (strength half or more) falls
+/// into [`MIN_DOTS`] or more pieces, 4-connected, of at most [`MESH_DOT_PIXELS`]
+/// pixels on average. A solid stroke is one or two big pieces.
+pub fn is_mesh(ink: &GrayImage) -> bool {
+    let (w, h) = ink.dimensions();
+    let mut seen: Vec<bool> = ink.pixels().map(|p| p.0[0] < 128).collect();
+    let (mut pieces, mut total) = (0usize, 0usize);
+    let mut stack = Vec::new();
+    for start in 0..seen.len() {
+        if seen[start] {
+            continue;
+        }
+        pieces += 1;
+        seen[start] = true;
+        stack.push(start);
+        while let Some(k) = stack.pop() {
+            total += 1;
+            let (x, y) = ((k as u32 % w) as i64, (k as u32 / w) as i64);
+            for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] {
+                if nx >= 0 && ny >= 0 && nx < w as i64 && ny < h as i64 {
+                    let n = (ny as u32 * w + nx as u32) as usize;
+                    if !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+    }
+    pieces >= MIN_DOTS && total <= MESH_DOT_PIXELS * pieces
+}
+
 /// The ink with gaps up to `gap` pixels closed (a square max filter, then a min filter,
 /// of radius gap/2 rounded up): dots become strokes of the digit's own outline.
 pub fn join(ink: &GrayImage, gap: u32) -> GrayImage {
@@ -119,6 +155,14 @@ mod tests {
         let marks: Vec<[u32; 4]> =
             (0..9).map(|k| [4 + 19 * (k % 3), 4 + 19 * (k / 3), 10 + 19 * (k % 3), 13 + 19 * (k / 3)]).collect();
         assert_eq!(cluster(&marks, 60), None);
+    }
+
+    #[test]
+    fn a_checkerboard_of_dots_is_a_mesh_and_a_solid_stroke_is_not() {
+        let board = GrayImage::from_fn(8, 12, |x, y| Luma([if (x + y) % 2 == 0 { 255 } else { 0 }]));
+        assert!(is_mesh(&board));
+        let bar = GrayImage::from_fn(8, 12, |x, _| Luma([if (2..5).contains(&x) { 255 } else { 0 }]));
+        assert!(!is_mesh(&bar));
     }
 
     #[test]

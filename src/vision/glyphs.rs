@@ -374,9 +374,10 @@ fn glyph_in(
         let d = dist[((g.y0 + y) * w + g.x0 + x) as usize] as f32;
         Luma([((d / peak).min(1.0) * 255.0) as u8])
     });
-    let ink = match dotted {
-        Some(_) => super::dots::join(&ink, super::dots::gap(h)),
-        None => ink,
+    let ink = if dotted.is_some() || super::dots::is_mesh(&ink) {
+        super::dots::join(&ink, super::dots::gap(h))
+    } else {
+        ink
     };
     Some(Glyph {
         bbox: Rect {
