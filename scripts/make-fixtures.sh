@@ -8,7 +8,8 @@
 #
 # Not run by CI. Requirements (Debian 12 packages):
 #   chromium fonts-dejavu-core fonts-liberation   the web page (headless screenshots)
-#   fonts-dseg                                    its seven- and fourteen-segment digits
+#   fonts-dseg fonts-allerta fonts-dotgothic16    segment, stencil and pixel digits
+#   fonts-dejavu-extra                            condensed digits
 #   xvfb openbox x11-utils xdotool imagemagick    a virtual screen, window control, capture
 #   gnome-sudoku dbus dbus-x11                    GNOME Sudoku 43
 #   sgt-puzzles                                   Simon Tatham's "solo"

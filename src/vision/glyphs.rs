@@ -296,7 +296,14 @@ fn glyph_in(
     } else {
         0
     };
-    let mut g = tallest;
+    // No tall blob: the digit may be a dot matrix, many dots close together.
+    let dotted = if tall_enough {
+        None
+    } else {
+        let boxes: Vec<[u32; 4]> = blobs.iter().map(|b| [b.x0, b.y0, b.x1, b.y1]).collect();
+        super::dots::cluster(&boxes, h).map(|[x0, y0, x1, y1]| Blob { x0, y0, x1, y1 })
+    };
+    let mut g = dotted.unwrap_or(tallest);
     loop {
         let before = (g.x0, g.y0, g.x1, g.y1);
         for b in &blobs {
@@ -367,6 +374,11 @@ fn glyph_in(
         let d = dist[((g.y0 + y) * w + g.x0 + x) as usize] as f32;
         Luma([((d / peak).min(1.0) * 255.0) as u8])
     });
+    let ink = if dotted.is_some() || super::dots::is_mesh(&ink) {
+        super::dots::join(&ink, super::dots::gap(h))
+    } else {
+        ink
+    };
     Some(Glyph {
         bbox: Rect {
             x: (cx0 + g.x0) as f32,

@@ -270,6 +270,10 @@ fn box_corners(left: f32, top: f32, right: f32, bottom: f32) -> [super::Point; 4
     ]
 }
 
+/// Cells under this many pixels may lose one of the two thin lines inside a box (a
+/// 1 px line drawn at a device scale under 1 can vanish); the box is cut at its thirds.
+pub const TINY_CELL: f32 = 16.0;
+
 /// At least this many of the nine boxes are found as regions (a highlighted row and
 /// column break up to four).
 const MIN_BOXES_FOUND: usize = 5;
@@ -297,19 +301,25 @@ fn inner_lines(
     };
     let best = |lo: u32, span: u32, along: &dyn Fn(u32) -> f32| -> Option<[u32; 2]> {
         let (third, slack) = (span as f32 / 3.0, (span as f32 * 0.06).max(2.0));
-        let mut out = [lo; 2];
-        for (n, o) in out.iter_mut().enumerate() {
+        let mut found = [None; 2];
+        for (n, o) in found.iter_mut().enumerate() {
             let centre = lo as f32 + third * (n + 1) as f32;
             let (a, b) = ((centre - slack) as u32, (centre + slack) as u32);
             let (pos, share) = (a..=b)
                 .map(|v| (v, along(v)))
                 .max_by(|x, y| x.1.total_cmp(&y.1))?;
-            if share < MIN_DASH_INK {
-                return None;
-            }
-            *o = pos;
+            *o = (share >= MIN_DASH_INK).then_some(pos);
         }
-        Some(out)
+        let third = third.round() as u32;
+        match found {
+            [Some(a), Some(b)] => Some([a, b]),
+            // Tiny cells: a line under a pixel wide may be drawn as none at all; the
+            // other line is a third of the box from the one found.
+            _ if span as f32 >= 3.0 * TINY_CELL => None,
+            [Some(a), None] => Some([a, a + third]),
+            [None, Some(b)] => Some([b.saturating_sub(third), b]),
+            [None, None] => None,
+        }
     };
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
     let column = |x: u32| (y0..=y1).filter(|&y| ink(x, y)).count() as f32 / h as f32;

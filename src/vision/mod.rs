@@ -101,6 +101,7 @@ pub use reader::{ReadError, Reader, ReaderOptions};
 pub mod classifier;
 pub mod debug;
 pub mod glyphs;
+pub mod dots;
 pub mod locate;
 pub mod ocr;
 pub mod photo;

@@ -241,7 +241,7 @@ impl Reader {
             }
         }
         unconfirmed.sort_unstable();
-        Ok(unconfirmed)
+        Ok(confirmed_by_rules(&reading.grid, unconfirmed))
     }
 
     /// The classifier's digit for a glyph, when it is sure of it (probability 0.9 and
@@ -704,7 +704,8 @@ impl Reader {
 
 /// The screen grid's lattice of cells and the regions it was found among: cells as
 /// flat regions; else on a smoothed copy (textured tiles); else as nine 3x3 boxes
-/// (dashed or dotted lines between cells).
+/// (dashed or dotted lines between cells), found among all regions or among those
+/// between dark lines only.
 fn locate_screen_grid(rgb: &image::RgbImage) -> (super::regions::Regions, Option<Lattice>) {
     let regions = label_regions(rgb);
     if let Some(lattice) = locate_lattice(&regions) {
@@ -714,12 +715,58 @@ fn locate_screen_grid(rgb: &image::RgbImage) -> (super::regions::Regions, Option
     if let Some(lattice) = locate_lattice(&smoothed) {
         return (smoothed, Some(lattice));
     }
-    let boxes = super::locate::locate_boxes(&regions, rgb);
-    (regions, boxes)
+    if let Some(boxes) = super::locate::locate_boxes(&regions, rgb) {
+        return (regions, Some(boxes));
+    }
+    // Tiny cells whose thin lines are partly lost: the boxes are the regions between
+    // the dark (thick) lines alone.
+    let dark = label_regions(&dark_only(rgb));
+    let tiny = |l: &Lattice| l.cells[40].w.max(l.cells[40].h) < super::locate::TINY_CELL;
+    let boxes = super::locate::locate_boxes(&dark, rgb).filter(tiny);
+    (dark, boxes)
 }
+
+/// The picture with only its dark pixels kept (black), all else white: thin grey lines
+/// between cells vanish, thick black lines between boxes stay.
+fn dark_only(rgb: &image::RgbImage) -> image::RgbImage {
+    image::RgbImage::from_fn(rgb.width(), rgb.height(), |x, y| {
+        let p = rgb.get_pixel(x, y).0;
+        let lum = (p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32) / 10;
+        image::Rgb(if lum < DARK_LINE { [0; 3] } else { [255; 3] })
+    })
+}
+
+/// The luminance under which a pixel counts as a dark line for [`dark_only`].
+const DARK_LINE: u32 = 100;
 
 /// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
 /// one solution.
+/// The cells the second reading could not confirm, unless the rules confirm them all:
+/// they hold one digit (every other digit was confirmed by reading it), the puzzle has
+/// no clash and exactly one solution, and no other digit fits those cells, together or
+/// any one alone. A digit misread everywhere fails (it clashes with its own kind), and
+/// two digits swapped would leave two digits unconfirmed.
+fn confirmed_by_rules(grid: &Grid, unconfirmed: Vec<usize>) -> Vec<usize> {
+    let Some(&first) = unconfirmed.first() else {
+        return unconfirmed;
+    };
+    let d = grid.cells()[first];
+    let one_digit = d != 0 && unconfirmed.iter().all(|&i| grid.cells()[i] == d);
+    if one_digit
+        && grid.conflicts().is_empty()
+        && count_solutions(grid, 2) == 1
+        && only_fit(grid, &unconfirmed)
+        && unconfirmed.iter().all(|&i| only_fit(grid, &[i]))
+    {
+        tracing::debug!(
+            "the rules confirm {d} in {}",
+            crate::grid::cell_names(&unconfirmed)
+        );
+        return Vec::new();
+    }
+    unconfirmed
+}
+
 fn only_fit(grid: &Grid, members: &[usize]) -> bool {
     let d = grid.cells()[members[0]];
     (1..=9u8).filter(|&o| o != d).all(|o| {
@@ -960,6 +1007,26 @@ mod tests {
         let gray = image::GrayImage::from_fn(37, 11, |x, y| image::Luma([(x * 7 + y * 13) as u8]));
         let picture = DynamicImage::ImageLuma8(gray);
         assert_eq!(rgb_of(&picture), picture.to_rgb8());
+    }
+
+    #[test]
+    fn the_rules_confirm_one_unconfirmed_digit_only_where_nothing_else_fits() {
+        let classic = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let grid = Grid::parse(classic).unwrap();
+        let of = |d: u8| (0..81).filter(|&i| grid.cells()[i] == d).collect::<Vec<_>>();
+        // Every 8 unconfirmed, the rest read twice: the rules confirm the 8s.
+        assert!(confirmed_by_rules(&grid, of(8)).is_empty());
+        // A 7 could be another digit and leave one solution: not confirmed.
+        assert_eq!(confirmed_by_rules(&grid, of(7)), of(7));
+        // Two digits unconfirmed (a swap would look the same): not confirmed.
+        let two: Vec<usize> = of(8).into_iter().chain(of(9)).collect();
+        assert_eq!(confirmed_by_rules(&grid, two.clone()), two);
+        // Every 8 misread as 4: the 4s clash, nothing is confirmed.
+        let mut wrong = grid;
+        for &i in &of(8) {
+            wrong.set(i / 9, i % 9, 4);
+        }
+        assert_eq!(confirmed_by_rules(&wrong, of(8)), of(8));
     }
 
     #[test]

@@ -4,7 +4,8 @@ use crate::grid::Grid;
 use crate::solver::count_solutions;
 
 /// Decides the digits of glyph groups that Tesseract could not read. Every group's
-/// cells hold one digit, and distinct groups hold distinct digits. `allowed` is a bit
+/// cells hold one digit, and distinct groups hold distinct digits (unless no distinct
+/// digits fit: tiny glyphs of one digit may make two groups). `allowed` is a bit
 /// mask (bit d for digit d) of the digits no readable group in the picture claims: an
 /// app draws each digit one way, so a glyph unlike every known one is a digit not seen
 /// yet (when that leaves no digit, every digit is tried). An assignment must leave the
@@ -15,11 +16,11 @@ pub fn decide_unknown_groups(grid: &Grid, groups: &[Vec<usize>], allowed: u16) -
     if groups.is_empty() || groups.len() > 2 {
         return None;
     }
-    let try_with = |allowed: u16| -> Vec<(Vec<u8>, Grid)> {
+    let try_with = |allowed: u16, same_ok: bool| -> Vec<(Vec<u8>, Grid)> {
         let mut found = Vec::new();
         let mut assignment = vec![1u8; groups.len()];
         loop {
-            let distinct = assignment.len() < 2 || assignment[0] != assignment[1];
+            let distinct = same_ok || assignment.len() < 2 || assignment[0] != assignment[1];
             if distinct && assignment.iter().all(|&d| allowed & (1 << d) != 0) {
                 let mut g = *grid;
                 for (k, members) in groups.iter().enumerate() {
@@ -47,13 +48,21 @@ pub fn decide_unknown_groups(grid: &Grid, groups: &[Vec<usize>], allowed: u16) -
         }
     };
     let all = 0b11_1111_1110;
-    let mut found = try_with(if allowed & all != 0 {
-        allowed & all
-    } else {
-        all
-    });
+    let mut found = try_with(
+        if allowed & all != 0 {
+            allowed & all
+        } else {
+            all
+        },
+        false,
+    );
     if found.is_empty() && allowed & all != all {
-        found = try_with(all);
+        found = try_with(all, false);
+    }
+    // Glyphs of a few pixels: one digit drawn at two subpixel offsets may make two
+    // groups; they may hold the same digit when no distinct digits fit.
+    if found.is_empty() && groups.len() == 2 {
+        found = try_with(all, true);
     }
     if found.len() > 1 {
         found.retain(|(_, g)| count_solutions(g, 1) >= 1);

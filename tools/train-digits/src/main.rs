@@ -13,6 +13,9 @@
 //!   --holdout keeps every 8th train photo out of training and reports on it.
 //!   --align MODEL cuts each photo's cells through the published or the located
 //!     outline, whichever agrees better with its labels under MODEL (a first pass).
+//!   --screen adds what screens do to font digits: slant, bolder, thinner and
+//!     outline-only strokes, subpixel colour fringes, JPEG. (Tried; the models it gave
+//!     misread more Wicht photos, so the shipped model is trained without it.)
 //!
 //! The shipped model (release build, about 3 minutes on one free core):
 //!   train-digits DATA /tmp/first.bin --epochs 8 --holdout
@@ -75,6 +78,7 @@ fn main() -> anyhow::Result<()> {
         .and_then(|s| s.parse().ok())
         .unwrap_or(12);
     let holdout = args.iter().any(|a| a == "--holdout");
+    let screen = args.iter().any(|a| a == "--screen");
     // --align MODEL: some published outlines are off by up to half a cell; with a
     // first model, each photo's cells are cut through whichever outline (published or
     // located) makes them agree best with the photo's own labels.
@@ -138,7 +142,7 @@ fn main() -> anyhow::Result<()> {
     for font in &fonts {
         for _ in 0..per_font {
             for digit in 0..=9u8 {
-                let cell = render_cell(font, digit, &mut rng);
+                let cell = render_cell(font, digit, screen, &mut rng);
                 train.push(Sample {
                     input: prepare(&cell),
                     label: digit,
@@ -297,39 +301,20 @@ fn collect_fonts(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// A cell like a newspaper's: paper and ink levels, digit `digit` (0: none) at a
 /// random size and offset, sometimes grid-line remnants at the edges and specks, then
-/// blur and noise.
-fn render_cell(font: &FontVec, digit: u8, rng: &mut Rng) -> GrayImage {
+/// blur and noise; with `screen`, also what screens do to digits (see `--screen`).
+fn render_cell(font: &FontVec, digit: u8, screen: bool, rng: &mut Rng) -> GrayImage {
     let n = WORK_SIDE;
     let paper = rng.range(120.0, 245.0);
     let ink = rng.range(0.0, (paper - 60.0).max(1.0));
     let mut cover = vec![0.0f32; (n * n) as usize];
     if digit != 0 {
-        let height = rng.range(0.42, 0.72) * n as f32;
-        let glyph_id = font.glyph_id(char::from(b'0' + digit));
-        // Scale so the glyph's ink height is `height`.
-        let probe = font.outline_glyph(glyph_id.with_scale(100.0));
-        if let Some(probe) = probe {
-            let b = probe.px_bounds();
-            let k = 100.0 * height / b.height().max(1.0);
-            let w = b.width() * k / 100.0;
-            let cx = n as f32 / 2.0 + rng.range(-3.0, 3.0);
-            let cy = n as f32 / 2.0 + rng.range(-3.0, 3.0);
-            let glyph = glyph_id.with_scale_and_position(k, ab_glyph::point(0.0, 0.0));
-            if let Some(g) = font.outline_glyph(glyph) {
-                let gb = g.px_bounds();
-                let ox = cx - w / 2.0 - gb.min.x;
-                let oy = cy - height / 2.0 - gb.min.y;
-                g.draw(|x, y, c| {
-                    let px = (x as f32 + gb.min.x + ox).round() as i32;
-                    let py = (y as f32 + gb.min.y + oy).round() as i32;
-                    if px >= 0 && py >= 0 && px < n as i32 && py < n as i32 {
-                        let slot = &mut cover[(py as u32 * n + px as u32) as usize];
-                        *slot = slot.max(c);
-                    }
-                });
-            }
-        }
+        draw_digit(font, digit, screen, rng, &mut cover);
     }
+    let mut cover = if screen {
+        screen_weight(cover, n, rng)
+    } else {
+        cover
+    };
     // Grid-line remnants: a line along some edges, 1-3 px thick, 0-3 px in.
     for edge in 0..4 {
         if rng.uniform() < 0.35 {
@@ -358,14 +343,121 @@ fn render_cell(font: &FontVec, digit: u8, rng: &mut Rng) -> GrayImage {
         Luma([(paper + (ink - paper) * c).clamp(0.0, 255.0) as u8])
     });
     let sigma = rng.range(0.2, 1.4);
-    let blurred = image::imageops::blur(&img, sigma);
+    let mut blurred = image::imageops::blur(&img, sigma);
+    if screen {
+        blurred = fringed(&blurred, rng);
+    }
     let noise = rng.range(0.0, 10.0);
     let invert = rng.uniform() < 0.1;
-    GrayImage::from_fn(n, n, |x, y| {
+    let out = GrayImage::from_fn(n, n, |x, y| {
         let v = blurred.get_pixel(x, y)[0] as f32 + rng.normal() * noise;
         let v = v.clamp(0.0, 255.0);
         Luma([if invert { 255 - v as u8 } else { v as u8 }])
+    });
+    if screen && rng.uniform() < 0.15 {
+        jpeg_round_trip(&out, rng.range(25.0, 75.0) as u8)
+    } else {
+        out
+    }
+}
+
+/// Draws `digit` of `font` into the `WORK_SIDE`-square coverage map `cover`, its ink
+/// height 0.42-0.72 of the side, a few pixels off centre (slanted with `screen`, now
+/// and then, as italic faces are).
+fn draw_digit(font: &FontVec, digit: u8, screen: bool, rng: &mut Rng, cover: &mut [f32]) {
+    let n = WORK_SIDE;
+    let height = rng.range(0.42, 0.72) * n as f32;
+    let glyph_id = font.glyph_id(char::from(b'0' + digit));
+    // Scale so the glyph's ink height is `height`.
+    let probe = font.outline_glyph(glyph_id.with_scale(100.0));
+    if let Some(probe) = probe {
+        let b = probe.px_bounds();
+        let k = 100.0 * height / b.height().max(1.0);
+        let w = b.width() * k / 100.0;
+        let cx = n as f32 / 2.0 + rng.range(-3.0, 3.0);
+        let cy = n as f32 / 2.0 + rng.range(-3.0, 3.0);
+        // An italic or oblique face on screen: the glyph slanted to the right.
+        let slant = if screen && rng.uniform() < 0.1 {
+            rng.range(0.12, 0.25)
+        } else {
+            0.0
+        };
+        let glyph = glyph_id.with_scale_and_position(k, ab_glyph::point(0.0, 0.0));
+        if let Some(g) = font.outline_glyph(glyph) {
+            let gb = g.px_bounds();
+            let ox = cx - w / 2.0 - gb.min.x;
+            let oy = cy - height / 2.0 - gb.min.y;
+            g.draw(|x, y, c| {
+                let fy = y as f32 + gb.min.y + oy;
+                let px = (x as f32 + gb.min.x + ox + slant * (cy - fy)).round() as i32;
+                let py = fy.round() as i32;
+                if px >= 0 && py >= 0 && px < n as i32 && py < n as i32 {
+                    let slot = &mut cover[(py as u32 * n + px as u32) as usize];
+                    *slot = slot.max(c);
+                }
+            });
+        }
+    }
+}
+
+/// Screen weights: sometimes a bolder or thinner stroke (the ink grown or shrunk by a
+/// pixel), sometimes only the outline of a bold digit.
+fn screen_weight(cover: Vec<f32>, n: u32, rng: &mut Rng) -> Vec<f32> {
+    let pick = rng.uniform();
+    let grown = || square_filter(&cover, n, f32::max);
+    match pick {
+        p if p < 0.08 => grown(),
+        p if p < 0.14 => square_filter(&cover, n, f32::min),
+        p if p < 0.18 => {
+            let bold = grown();
+            let inner = square_filter(&bold, n, f32::min);
+            bold.iter().zip(&inner).map(|(b, i)| (b - i).max(0.0)).collect()
+        }
+        _ => cover,
+    }
+}
+
+/// A 3x3 filter combining each pixel with its neighbours by `pick` (max: grow, min: shrink).
+fn square_filter(cover: &[f32], n: u32, pick: fn(f32, f32) -> f32) -> Vec<f32> {
+    let n = n as i32;
+    (0..n * n)
+        .map(|k| {
+            let (x, y) = (k % n, k / n);
+            let mut v = cover[k as usize];
+            for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx >= 0 && ny >= 0 && nx < n && ny < n {
+                    v = pick(v, cover[(ny * n + nx) as usize]);
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+/// Subpixel colour fringes as grey shows them: each pixel mixed a little with its left
+/// and right neighbours, unevenly.
+fn fringed(img: &GrayImage, rng: &mut Rng) -> GrayImage {
+    if rng.uniform() >= 0.15 {
+        return img.clone();
+    }
+    let (l, r) = (rng.range(0.05, 0.3), rng.range(0.05, 0.3));
+    let w = img.width();
+    GrayImage::from_fn(w, img.height(), |x, y| {
+        let at = |x: u32| img.get_pixel(x.min(w - 1), y)[0] as f32;
+        let v = at(x) * (1.0 - l - r) + at(x.saturating_sub(1)) * l + at(x + 1) * r;
+        Luma([v.clamp(0.0, 255.0) as u8])
     })
+}
+
+/// The cell saved as a JPEG at `quality` and decoded again.
+fn jpeg_round_trip(img: &GrayImage, quality: u8) -> GrayImage {
+    let mut bytes = Vec::new();
+    let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality);
+    if img.write_with_encoder(encoder).is_err() {
+        return img.clone();
+    }
+    image::load_from_memory(&bytes).map_or_else(|_| img.clone(), |d| d.to_luma8())
 }
 
 /// Fraction of samples whose most probable class is wrong.

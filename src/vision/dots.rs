@@ -1,0 +1,180 @@
+//! Digits drawn as a dot matrix (an LED board, a receipt printer's font): each dot is a
+//! blob of its own, none of them tall, so the usual "tallest blob" finds one dot and the
+//! cell would pass as empty. Here many small blobs close together make one glyph, and
+//! its dots are joined into strokes before the readers see it.
+
+use image::{GrayImage, Luma};
+
+/// Dots of one digit stand at most this share of the cell height apart (at least 2 px).
+const DOT_GAP: f32 = 0.05;
+/// A dot is at most this share of the cell height each way (pencil marks, the smallest
+/// marks that are not digits, are 0.15 of a cell or more: never dots).
+const MAX_DOT: f32 = 0.1;
+/// A dotted digit has at least this many dots (a "1" in a 5x7 matrix has 7 or more).
+const MIN_DOTS: usize = 7;
+
+/// The gap in pixels between dots of one digit, in a cell `h` pixels high.
+pub fn gap(h: u32) -> u32 {
+    ((h as f32 * DOT_GAP).round() as u32).max(2)
+}
+
+/// The box (x0, y0, x1, y1, inclusive) of the tallest cluster of dots among the blob
+/// boxes of a cell `h` pixels high: blobs no bigger than a dot, each within [`gap`] of
+/// another. None when no cluster has [`MIN_DOTS`] dots.
+pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<[u32; 4]> {
+    let max_dot = (MAX_DOT * h as f32).max(2.0) as u32;
+    let dots: Vec<[u32; 4]> = blobs
+        .iter()
+        .copied()
+        .filter(|b| b[2] - b[0] < max_dot && b[3] - b[1] < max_dot)
+        .collect();
+    let gap = gap(h);
+    let mut group: Vec<usize> = (0..dots.len()).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for i in 0..dots.len() {
+        for j in i + 1..dots.len() {
+            if near(&dots[i], &dots[j], gap) {
+                let (a, b) = (root(&mut group, i), root(&mut group, j));
+                group[a] = b;
+            }
+        }
+    }
+    let mut clusters: Vec<(usize, [u32; 4])> = Vec::new(); // (root, box) with a count
+    let mut counts: Vec<usize> = Vec::new();
+    for i in 0..dots.len() {
+        let r = root(&mut group, i);
+        match clusters.iter().position(|(k, _)| *k == r) {
+            Some(c) => {
+                let b = &mut clusters[c].1;
+                *b = [b[0].min(dots[i][0]), b[1].min(dots[i][1]), b[2].max(dots[i][2]), b[3].max(dots[i][3])];
+                counts[c] += 1;
+            }
+            None => {
+                clusters.push((r, dots[i]));
+                counts.push(1);
+            }
+        }
+    }
+    clusters
+        .iter()
+        .zip(&counts)
+        .filter(|(_, &n)| n >= MIN_DOTS)
+        .map(|((_, b), _)| *b)
+        .max_by_key(|b| (b[3] - b[1], b[2] - b[0]))
+}
+
+/// True when two boxes are at most `gap` pixels apart both ways.
+fn near(a: &[u32; 4], b: &[u32; 4], gap: u32) -> bool {
+    let dx = b[0].saturating_sub(a[2]).max(a[0].saturating_sub(b[2]));
+    let dy = b[1].saturating_sub(a[3]).max(a[1].saturating_sub(b[3]));
+    dx <= gap && dy <= gap
+}
+
+/// A dot of a matrix is at most this many strong ink pixels.
+const MESH_DOT_PIXELS: usize = 8;
+
+/// True when the ink is a mesh of dots joined only faintly (a dot matrix whose dots
+/// touch at their corners is one blob): its strong ink (strength half or more) falls
+/// into [`MIN_DOTS`] or more pieces, 4-connected, of at most [`MESH_DOT_PIXELS`]
+/// pixels on average. A solid stroke is one or two big pieces.
+pub fn is_mesh(ink: &GrayImage) -> bool {
+    let (w, h) = ink.dimensions();
+    let mut seen: Vec<bool> = ink.pixels().map(|p| p.0[0] < 128).collect();
+    let (mut pieces, mut total) = (0usize, 0usize);
+    let mut stack = Vec::new();
+    for start in 0..seen.len() {
+        if seen[start] {
+            continue;
+        }
+        pieces += 1;
+        seen[start] = true;
+        stack.push(start);
+        while let Some(k) = stack.pop() {
+            total += 1;
+            let (x, y) = ((k as u32 % w) as i64, (k as u32 / w) as i64);
+            for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] {
+                if nx >= 0 && ny >= 0 && nx < w as i64 && ny < h as i64 {
+                    let n = (ny as u32 * w + nx as u32) as usize;
+                    if !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+    }
+    pieces >= MIN_DOTS && total <= MESH_DOT_PIXELS * pieces
+}
+
+/// The ink with gaps up to `gap` pixels closed (a square max filter, then a min filter,
+/// of radius gap/2 rounded up): dots become strokes of the digit's own outline.
+pub fn join(ink: &GrayImage, gap: u32) -> GrayImage {
+    let r = gap.div_ceil(2);
+    let grown = filter(ink, r, u8::max, 0);
+    filter(&grown, r, u8::min, 255)
+}
+
+/// A square `r`-radius filter combining pixels with `pick` (outside the image: `edge`).
+fn filter(img: &GrayImage, r: u32, pick: fn(u8, u8) -> u8, edge: u8) -> GrayImage {
+    let (w, h) = img.dimensions();
+    let at = |x: i64, y: i64| {
+        if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
+            edge
+        } else {
+            img.get_pixel(x as u32, y as u32).0[0]
+        }
+    };
+    let r = r as i64;
+    let rows = GrayImage::from_fn(w, h, |x, y| {
+        Luma([(-r..=r).fold(at(x as i64, y as i64), |m, d| pick(m, at(x as i64 + d, y as i64)))])
+    });
+    let at_rows = |x: u32, y: i64| {
+        if y < 0 || y >= h as i64 { edge } else { rows.get_pixel(x, y as u32).0[0] }
+    };
+    GrayImage::from_fn(w, h, |x, y| {
+        Luma([(-r..=r).fold(at_rows(x, y as i64), |m, d| pick(m, at_rows(x, y as i64 + d)))])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_of_dots_is_one_glyph_but_pencil_marks_are_not_dots() {
+        // A "1" of 8 dots, 2 px each, 2 px apart, in a 60 px cell.
+        let dots: Vec<[u32; 4]> = (0..8).map(|k| [30, 10 + 4 * k, 31, 11 + 4 * k]).collect();
+        assert_eq!(cluster(&dots, 60), Some([30, 10, 31, 39]));
+        // Nine pencil marks (9 px high, 10 px apart) are not dots.
+        let marks: Vec<[u32; 4]> =
+            (0..9).map(|k| [4 + 19 * (k % 3), 4 + 19 * (k / 3), 10 + 19 * (k % 3), 13 + 19 * (k / 3)]).collect();
+        assert_eq!(cluster(&marks, 60), None);
+    }
+
+    #[test]
+    fn a_checkerboard_of_dots_is_a_mesh_and_a_solid_stroke_is_not() {
+        let board = GrayImage::from_fn(8, 12, |x, y| Luma([if (x + y) % 2 == 0 { 255 } else { 0 }]));
+        assert!(is_mesh(&board));
+        let bar = GrayImage::from_fn(8, 12, |x, _| Luma([if (2..5).contains(&x) { 255 } else { 0 }]));
+        assert!(!is_mesh(&bar));
+    }
+
+    #[test]
+    fn joined_dots_make_a_solid_stroke_no_wider_than_the_dots() {
+        let mut ink = GrayImage::new(5, 11);
+        for k in 0..4 {
+            ink.put_pixel(2, 1 + 3 * k, Luma([255]));
+        }
+        let joined = join(&ink, 2);
+        for y in 1..=10 {
+            assert_eq!(joined.get_pixel(2, y).0[0], 255, "row {y}");
+        }
+        assert_eq!(joined.get_pixel(0, 5).0[0], 0);
+    }
+}
