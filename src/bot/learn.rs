@@ -30,6 +30,12 @@ const CONFIRM_MOVES: u32 = 2;
 const FIRST_WAIT_MS: u64 = 120;
 /// Tries of the same click or key before the game is called deaf to it.
 const TRIES: u32 = 4;
+/// How long arrow keys on trial get to show the selection moved (and, on a lagging
+/// screen, the digit typed after them): a success shows sooner and ends the look, a
+/// machine that stalls for a moment should not cost the game its cheaper input.
+const ARROW_LOOK_MS: u64 = 300;
+/// Tries of a digit key after a click that showed no selection.
+const TRIES_UNSELECTED: u32 = 2;
 /// Grey levels a block of a cell must change by for the cell to look different.
 const LOOK_CHANGE: i32 = 12;
 
@@ -157,7 +163,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 *selected = Some(m.cell);
                 if let Some(before) = looks_before {
-                    let wait = self.first_wait();
+                    let wait = self.first_wait().max(ARROW_LOOK_MS);
                     if !self.selection_moved(&before, from, m.cell, map, origin, wait)? {
                         self.refuse_arrows(&format!(
                             "arrow keys did not move the selection from {} to {}",
@@ -475,8 +481,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         start: &WindowView,
         map: &CellMap,
     ) -> Result<Option<Observed>, BotError> {
-        /// How long the selection and the digit get to show in the stream.
-        const LAGGING_WAIT_MS: u64 = 300;
         let origin = (start.window.rect.x, start.window.rect.y);
         if let Some(why) = self.unsafe_to_act(start, map, &[])? {
             return Ok(Some(Observed::Stop(Played::Paused(why))));
@@ -492,7 +496,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.last_input = Some(Instant::now());
             self.pause(self.pace.after_arrow);
         }
-        let wait = self.first_wait().max(LAGGING_WAIT_MS);
+        let wait = self.first_wait().max(ARROW_LOOK_MS);
         if !self.selection_moved(&before, from, m.cell, map, origin, wait)? {
             self.refuse_arrows(&format!(
                 "arrow keys did not move the selection from {} to {}",
@@ -651,7 +655,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // A pad found after the first key showed nothing, on trial for one try, and
         // the method before it.
         let mut pad_on_trial = None;
-        for tries in 1..=TRIES {
+        // A game that showed no selection for the click may ignore clicks altogether
+        // (keyboard only, its cursor elsewhere): two tries, not four, before its
+        // cursor is looked for. Busy games show the click's selection.
+        let tries_max = if self.model.shows_selection == Some(false) {
+            TRIES_UNSELECTED
+        } else {
+            TRIES
+        };
+        for tries in 1..=tries_max {
             match self.pad_button(m.digit, origin) {
                 Some(button) => {
                     if let Some(why) = self.unsafe_to_act(start, map, &[button])? {
