@@ -164,14 +164,21 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 *selected = Some(m.cell);
                 if let Some(before) = looks_before {
                     let wait = self.first_wait().max(ARROW_LOOK_MS);
-                    if !self.selection_moved(&before, from, m.cell, map, origin, wait)? {
-                        self.refuse_arrows(&format!(
-                            "arrow keys did not move the selection from {} to {}",
-                            cell_name(from),
-                            cell_name(m.cell)
-                        ));
-                        *selected = None;
-                        continue;
+                    match self.selection_moved(&before, from, m.cell, map, origin, wait)? {
+                        Selection::Moved => {}
+                        Selection::Stayed => {
+                            self.refuse_arrows(&format!(
+                                "arrow keys did not move the selection from {} to {}",
+                                cell_name(from),
+                                cell_name(m.cell)
+                            ));
+                            *selected = None;
+                            continue;
+                        }
+                        Selection::GridChanged(why) => {
+                            self.refuse_arrows(&why);
+                            return Ok(Observed::Stop(Played::Paused(why)));
+                        }
                     }
                 }
             } else {
@@ -497,13 +504,20 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.pause(self.pace.after_arrow);
         }
         let wait = self.first_wait().max(ARROW_LOOK_MS);
-        if !self.selection_moved(&before, from, m.cell, map, origin, wait)? {
-            self.refuse_arrows(&format!(
-                "arrow keys did not move the selection from {} to {}",
-                cell_name(from),
-                cell_name(m.cell)
-            ));
-            return Ok(None);
+        match self.selection_moved(&before, from, m.cell, map, origin, wait)? {
+            Selection::Moved => {}
+            Selection::Stayed => {
+                self.refuse_arrows(&format!(
+                    "arrow keys did not move the selection from {} to {}",
+                    cell_name(from),
+                    cell_name(m.cell)
+                ));
+                return Ok(None);
+            }
+            Selection::GridChanged(why) => {
+                self.refuse_arrows(&why);
+                return Ok(Some(Observed::Stop(Played::Paused(why))));
+            }
         }
         if let Some(stop) = self.focus_lost(start, map)? {
             return Ok(Some(Observed::Stop(stop)));
@@ -545,7 +559,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// Whether arrow keys sent from cell `from` to cell `to` moved the game's selection
     /// there: both cells take on a new look (`before`: the looks before the keys)
-    /// within `wait` ms, and not most of the grid (a page that scrolled).
+    /// within `wait` ms. Most of the grid changing is no selection: the page scrolled
+    /// (a page that leaves arrow keys to the browser), and the cells are no longer
+    /// where the bot would click.
     fn selection_moved(
         &mut self,
         before: &[Look; 81],
@@ -554,7 +570,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         map: &CellMap,
         origin: (i32, i32),
         wait: u64,
-    ) -> Result<bool, BotError> {
+    ) -> Result<Selection, BotError> {
         let at = Instant::now();
         while at.elapsed() < Duration::from_millis(wait) {
             let now = self.cell_looks(map, origin)?;
@@ -562,15 +578,17 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .filter(|&i| looks_differ(&before[i], &now[i]))
                 .collect();
             if changed.len() > 40 {
-                debug!("arrow keys changed {} cells", changed.len());
-                return Ok(false);
+                return Ok(Selection::GridChanged(format!(
+                    "arrow keys changed {} cells of the grid (the page scrolled?); looking again",
+                    changed.len()
+                )));
             }
             if changed.contains(&from) && changed.contains(&to) {
-                return Ok(true);
+                return Ok(Selection::Moved);
             }
             self.pause(5);
         }
-        Ok(false)
+        Ok(Selection::Stayed)
     }
 
     /// How long the first look after an input waits before calling it lost: longer on
@@ -888,6 +906,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let capture = self.screen.capture()?;
         Ok(cell_looks(&capture, map, origin))
     }
+}
+
+/// What arrow keys on trial did to the game's selection.
+enum Selection {
+    Moved,
+    Stayed,
+    /// Most of the grid changed: why, to wait and look again.
+    GridChanged(String),
 }
 
 /// What a click did.

@@ -202,6 +202,9 @@ pub struct Game {
     pub arrows_ignored: bool,
     /// Arrow keys jump over the givens (to the next cell a digit can go in).
     pub arrows_skip_givens: bool,
+    /// Arrow keys scroll the page up by this many pixels (a page that leaves them to
+    /// the browser); the selection stays.
+    pub arrows_scroll: Option<u32>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -271,6 +274,7 @@ impl Game {
             draws_selection: false,
             arrows_ignored: false,
             arrows_skip_givens: false,
+            arrows_scroll: None,
         }))
     }
 
@@ -796,7 +800,16 @@ impl Input for SimInput {
             Key::Right => Some(arrow(&g, |s| (s % 9 < 8).then_some(s + 1))),
             _ => None,
         };
-        if let Some(to) = moved {
+        if let (Some(_), Some(dy)) = (moved, g.arrows_scroll) {
+            let (w, h) = g.picture.dimensions();
+            let old = g.picture.clone();
+            g.picture = RgbaImage::from_fn(w, h, |x, y| {
+                *old.get_pixel_checked(x, y + dy).unwrap_or(&Rgba([255, 255, 255, 255]))
+            });
+            for c in g.corners.iter_mut() {
+                c.y -= dy as f32;
+            }
+        } else if let Some(to) = moved {
             // An arrow off the edge (or past the last free cell) stays put.
             g.selected = to.or(sel);
         }
