@@ -163,21 +163,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 *selected = Some(m.cell);
                 if let Some(before) = looks_before {
-                    let wait = self.first_wait().max(ARROW_LOOK_MS);
-                    match self.selection_moved(&before, from, m.cell, map, origin, wait)? {
+                    match self.arrows_took(&before, from, m.cell, map, origin)? {
                         Selection::Moved => {}
                         Selection::Stayed => {
-                            self.refuse_arrows(&format!(
-                                "arrow keys did not move the selection from {} to {}",
-                                cell_name(from),
-                                cell_name(m.cell)
-                            ));
                             *selected = None;
                             continue;
                         }
                         Selection::GridChanged(why) => {
-                            self.refuse_arrows(&why);
-                            return Ok(Observed::Stop(Played::Paused(why)));
+                            return Ok(Observed::Stop(Played::Paused(why)))
                         }
                     }
                 }
@@ -503,22 +496,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.last_input = Some(Instant::now());
             self.pause(self.pace.after_arrow);
         }
-        let wait = self.first_wait().max(ARROW_LOOK_MS);
-        match self.selection_moved(&before, from, m.cell, map, origin, wait)? {
+        match self.arrows_took(&before, from, m.cell, map, origin)? {
             Selection::Moved => {}
-            Selection::Stayed => {
-                self.refuse_arrows(&format!(
-                    "arrow keys did not move the selection from {} to {}",
-                    cell_name(from),
-                    cell_name(m.cell)
-                ));
-                return Ok(None);
-            }
-            Selection::GridChanged(why) => {
-                self.refuse_arrows(&why);
-                return Ok(Some(Observed::Stop(Played::Paused(why))));
-            }
+            Selection::Stayed => return Ok(None),
+            Selection::GridChanged(why) => return Ok(Some(Observed::Stop(Played::Paused(why)))),
         }
+        let wait = self.first_wait().max(ARROW_LOOK_MS);
         if let Some(stop) = self.focus_lost(start, map)? {
             return Ok(Some(Observed::Stop(stop)));
         }
@@ -557,20 +540,21 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         Ok(Some(Observed::Entered))
     }
 
-    /// Whether arrow keys sent from cell `from` to cell `to` moved the game's selection
-    /// there: both cells take on a new look (`before`: the looks before the keys)
-    /// within `wait` ms. Most of the grid changing is no selection: the page scrolled
-    /// (a page that leaves arrow keys to the browser), and the cells are no longer
-    /// where the bot would click.
-    fn selection_moved(
+    /// Whether arrow keys on trial, sent from cell `from` to cell `to`, moved the
+    /// game's selection there: both cells take on a new look (`before`: the looks
+    /// before the keys) within `ARROW_LOOK_MS` (or the first look's wait). Most of the
+    /// grid changing is no selection: the page scrolled (a page that leaves arrow keys
+    /// to the browser), and the cells are no longer where the bot would click. Arrows
+    /// are given up unless the selection moved.
+    fn arrows_took(
         &mut self,
         before: &[Look; 81],
         from: usize,
         to: usize,
         map: &CellMap,
         origin: (i32, i32),
-        wait: u64,
     ) -> Result<Selection, BotError> {
+        let wait = self.first_wait().max(ARROW_LOOK_MS);
         let at = Instant::now();
         while at.elapsed() < Duration::from_millis(wait) {
             let now = self.cell_looks(map, origin)?;
@@ -578,16 +562,23 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .filter(|&i| looks_differ(&before[i], &now[i]))
                 .collect();
             if changed.len() > 40 {
-                return Ok(Selection::GridChanged(format!(
+                let why = format!(
                     "arrow keys changed {} cells of the grid (the page scrolled?); looking again",
                     changed.len()
-                )));
+                );
+                self.refuse_arrows(&why);
+                return Ok(Selection::GridChanged(why));
             }
             if changed.contains(&from) && changed.contains(&to) {
                 return Ok(Selection::Moved);
             }
             self.pause(5);
         }
+        self.refuse_arrows(&format!(
+            "arrow keys did not move the selection from {} to {}",
+            cell_name(from),
+            cell_name(to)
+        ));
         Ok(Selection::Stayed)
     }
 
