@@ -27,7 +27,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use image::RgbaImage;
-use tracing::info;
+use tracing::{debug, info};
 use zbus::blocking::Connection;
 use zbus::zvariant::OwnedValue;
 
@@ -243,8 +243,10 @@ const PLACE_PATIENCE: Duration = Duration::from_millis(1000);
 /// clipped to the monitor. GNOME Shell's window list has no positions, but Mutter puts
 /// a pointer sent to a point of the window's stream at that point of the window, and
 /// the monitor stream then reports where the pointer is: the difference is the window
-/// stream's origin on the monitor. `None` when the monitor stream saw no such move (the
-/// window is on another monitor).
+/// stream's origin on the monitor. A report can be stale (the first one may tell where
+/// the pointer rested before), so the pointer goes to two points in turn until two
+/// reports in a row are as far apart as the two points. `None` when that never happens
+/// (the window is on another monitor).
 fn place_window(
     session: &MutterSession,
     frames: &Frames,
@@ -255,30 +257,41 @@ fn place_window(
         shown.x + shown.width as i32 / 2,
         shown.y + shown.height as i32 / 2,
     );
-    // A second point in case the pointer already was at the first one (no new report).
-    for (x, y) in [centre, (centre.0 + 3, centre.1 + 3)] {
+    let points = [centre, (centre.0 + 7, centre.1 + 5)];
+    // The previous point and what the monitor stream reported after it.
+    let mut previous: Option<((i32, i32), (i32, i32))> = None;
+    for step in 0..6 {
+        let (x, y) = points[step % 2];
         let before = frames.pointer();
         session
             .pointer_to_window(x as f64, y as f64)
             .map_err(|e| screen_error(e.to_string()))?;
         let start = Instant::now();
-        while start.elapsed() < PLACE_PATIENCE {
+        let report = loop {
             match frames.pointer() {
-                Some((px, py)) if Some((px, py)) != before => {
-                    let (left, top) = (shown.x + px - x, shown.y + py - y);
-                    let (x0, y0) = (left.max(0), top.max(0));
-                    let x1 = (left + shown.width as i32).min(monitor.width as i32);
-                    let y1 = (top + shown.height as i32).min(monitor.height as i32);
-                    return Ok((x1 > x0 && y1 > y0).then(|| ScreenRect {
-                        x: x0,
-                        y: y0,
-                        width: (x1 - x0) as u32,
-                        height: (y1 - y0) as u32,
-                    }));
-                }
+                Some(now) if Some(now) != before => break Some(now),
+                _ if start.elapsed() >= PLACE_PATIENCE => break None,
                 _ => std::thread::sleep(Duration::from_millis(5)),
             }
+        };
+        let Some((px, py)) = report else {
+            return Ok(None);
+        };
+        if let Some(((qx, qy), (rx, ry))) = previous {
+            if (px - rx, py - ry) == (x - qx, y - qy) {
+                let (left, top) = (shown.x + px - x, shown.y + py - y);
+                let (x0, y0) = (left.max(0), top.max(0));
+                let x1 = (left + shown.width as i32).min(monitor.width as i32);
+                let y1 = (top + shown.height as i32).min(monitor.height as i32);
+                return Ok((x1 > x0 && y1 > y0).then(|| ScreenRect {
+                    x: x0,
+                    y: y0,
+                    width: (x1 - x0) as u32,
+                    height: (y1 - y0) as u32,
+                }));
+            }
         }
+        previous = Some(((x, y), (px, py)));
     }
     Ok(None)
 }
@@ -418,15 +431,26 @@ pub struct GnomeScreen {
 }
 
 impl GnomeScreen {
+    /// The game's entry in GNOME Shell's list, `Ok(None)` when there is no list (or it
+    /// did not answer this time). A window missing from the list is looked for twice
+    /// more, 50 ms apart, before it is called closed.
     fn shell_window(&self) -> Result<Option<ShellWindow>, ScreenError> {
         let Some(id) = self.shell_id else {
             return Ok(None);
         };
-        let list = shell_windows(&self.bus).unwrap_or_default();
-        list.into_iter()
-            .find(|w| w.id == id)
-            .map(Some)
-            .ok_or_else(|| ScreenError::Gone(self.info.describe()))
+        for look in 1..=3 {
+            let Some(list) = shell_windows(&self.bus) else {
+                return Ok(None);
+            };
+            if let Some(w) = list.iter().find(|w| w.id == id) {
+                return Ok(Some(w.clone()));
+            }
+            let titles: Vec<(u64, &str)> =
+                list.iter().map(|w| (w.id, w.info.title.as_str())).collect();
+            debug!("look {look}: window {id} is not in GNOME Shell's list {titles:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Err(ScreenError::Gone(self.info.describe()))
     }
 }
 
