@@ -63,6 +63,15 @@ fn grid_box(desk: &wayland::WaylandDesktop, picture: &std::path::Path) -> (u32, 
     (x0 as u32, y0 as u32, x1 as u32, y1 as u32)
 }
 
+/// Where a dry run's move line (`r1c2=9 at (199,129)`) clicks.
+fn move_at(line: &str) -> (i64, i64) {
+    let (x, y) = line
+        .split_once(" at (")
+        .and_then(|(_, at)| at.trim_end_matches(')').split_once(','))
+        .unwrap_or_else(|| panic!("bad move line {line:?}"));
+    (x.parse().expect("X"), y.parse().expect("Y"))
+}
+
 /// The game's verdict, on the screen: GNOME Sudoku says "Well done, you completed the
 /// puzzle" only when the board is full and right; and the bot's own verdict, with its
 /// evidence: no Wayland client can list GNOME's dialog, but it is drawn over the grid,
@@ -153,6 +162,25 @@ fn gnome_shell_window_list_finds_the_game_by_title_and_it_is_played() {
         "{stderr}"
     );
 
+    // A dry run has no pointer to place the window with: it records the window alone,
+    // and its moves are in the window's own picture.
+    let out = desk.bot(&["--window", "Sudoku", "--once", "--dry-run", "-v"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        out.status.success() && stderr.contains("a dry run records the window alone"),
+        "{stderr}"
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        52,
+        "one move per empty cell: {stdout}"
+    );
+    for m in stdout.lines() {
+        let (x, y) = move_at(m);
+        assert!(x < frame[2] && y < frame[3], "{m} is outside the window");
+    }
+
     let start = Instant::now();
     let out = desk.bot(&["--window", "Sudoku", "--once", "-v"]);
     let took = start.elapsed();
@@ -213,11 +241,7 @@ fn dry_run_prints_the_moves_and_leaves_the_screen_unchanged() {
         "one move per empty cell: {stdout}"
     );
     for m in &moves {
-        let (x, y) = m
-            .split_once(" at (")
-            .and_then(|(_, at)| at.trim_end_matches(')').split_once(','))
-            .unwrap_or_else(|| panic!("bad move line {m:?}"));
-        let (x, y): (u32, u32) = (x.parse().expect("X"), y.parse().expect("Y"));
+        let (x, y) = move_at(m);
         assert!(x < 1280 && y < 1024, "{m} is off the monitor");
     }
 
