@@ -524,7 +524,7 @@ impl Screen for GnomeScreen {
             others
                 .into_iter()
                 .find(|w| w.has_focus)
-                .map_or("another window".to_string(), |w| w.info.describe()),
+                .map_or("another window".to_string(), |w| unplaced(&w.info)),
         ))
     }
 
