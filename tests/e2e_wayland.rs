@@ -6,8 +6,11 @@
 //! grid, and no digit left to fill once that dialog is closed. A dry run leaves the
 //! screen as it was.
 //!
-//! Skipped (loudly) when mutter, pipewire or wireplumber is not installed and CI is not
-//! set; on CI it must run.
+//! The same under headless GNOME Shell (in unsafe mode, so that its window list,
+//! org.gnome.Shell.Introspect, answers): the bot finds the game by title there.
+//!
+//! Skipped (loudly) when mutter (or gnome-shell), pipewire or wireplumber is not
+//! installed and CI is not set; on CI it must run.
 
 mod support;
 
@@ -60,6 +63,43 @@ fn grid_box(desk: &wayland::WaylandDesktop, picture: &std::path::Path) -> (u32, 
     (x0 as u32, y0 as u32, x1 as u32, y1 as u32)
 }
 
+/// Where a dry run's move line (`r1c2=9 at (199,129)`) clicks.
+fn move_at(line: &str) -> (i64, i64) {
+    let (x, y) = line
+        .split_once(" at (")
+        .and_then(|(_, at)| at.trim_end_matches(')').split_once(','))
+        .unwrap_or_else(|| panic!("bad move line {line:?}"));
+    (x.parse().expect("X"), y.parse().expect("Y"))
+}
+
+/// The game's verdict, on the screen: GNOME Sudoku says "Well done, you completed the
+/// puzzle" only when the board is full and right; and the bot's own verdict, with its
+/// evidence: no Wayland client can list GNOME's dialog, but it is drawn over the grid,
+/// where the bot reads its words.
+fn game_says_solved(desk: &mut wayland::WaylandDesktop, out: &std::process::Output, stderr: &str) {
+    let mut words = String::new();
+    desk.wait_until(
+        Duration::from_secs(10),
+        "GNOME Sudoku's completion dialog",
+        |d| {
+            let path = d.screenshot_to("after.png");
+            words = d.words(&path);
+            words.contains("Well done") && words.contains("completed the puzzle")
+        },
+    );
+    if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
+        let _ = std::fs::copy(
+            desk.dir.path().join("after.png"),
+            std::path::Path::new(&dir).join("wayland-after.png"),
+        );
+    }
+    assert!(
+        out.status.success() && stderr.contains("solved: entered") && stderr.contains("Well done"),
+        "the bot did not prove the game solved ({}): {stderr}",
+        out.status
+    );
+}
+
 #[test]
 fn plays_an_easy_puzzle_until_gnome_sudoku_says_solved() {
     let Some(mut desk) = wayland::start() else {
@@ -83,37 +123,98 @@ fn plays_an_easy_puzzle_until_gnome_sudoku_says_solved() {
         "-v names the backend: {stderr}"
     );
 
-    // The game's verdict, on the screen: GNOME Sudoku says "Well done, you completed
-    // the puzzle" only when the board is full and right.
-    let mut words = String::new();
-    desk.wait_until(
-        Duration::from_secs(10),
-        "GNOME Sudoku's completion dialog",
-        |d| {
-            let path = d.screenshot_to("after.png");
-            words = d.words(&path);
-            words.contains("Well done") && words.contains("completed the puzzle")
-        },
-    );
-    if let Some(dir) = &shots {
-        let _ = std::fs::copy(
-            desk.dir.path().join("after.png"),
-            std::path::Path::new(dir).join("wayland-after.png"),
-        );
-    }
-    // The bot's own verdict, with its evidence: no Wayland client can list GNOME's
-    // dialog, but it is drawn over the grid, where the bot reads its words.
-    assert!(
-        out.status.success() && stderr.contains("solved: entered") && stderr.contains("Well done"),
-        "the bot did not prove the game solved ({}): {stderr}",
-        out.status
-    );
+    game_says_solved(&mut desk, &out, &stderr);
     let last_key = stderr
         .lines()
         .find(|l| l.contains("last keystroke"))
         .unwrap_or("");
     eprintln!(
         "GNOME Sudoku Easy under headless Mutter: bot launch to exit {} ms; {last_key}",
+        took.as_millis()
+    );
+}
+
+#[test]
+fn gnome_shell_window_list_finds_the_game_by_title_and_it_is_played() {
+    let Some(mut desk) = wayland::start_shell() else {
+        return;
+    };
+    desk.start_gnome_sudoku(EASY[0]);
+    // Where GNOME Shell has the game's frame: x, y, width, height.
+    let frame = desk
+        .shell_eval(
+            "(r => [r.x, r.y, r.width, r.height])(global.get_window_actors().map(a => a.meta_window).find(w => w.title === 'Sudoku').get_frame_rect())",
+        )
+        .expect("the game's frame from GNOME Shell");
+    let frame: Vec<i64> = serde_json::from_str(&frame).expect("four numbers");
+
+    // A title that matches nothing: one line naming the windows open.
+    let out = desk.bot(&["--window", "No Such Game", "--once"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("no window matches \"No Such Game\"")
+            && stderr.contains(&format!(
+                "windows open: \"Sudoku\" (gnome-sudoku, {}x{})",
+                frame[2], frame[3]
+            )),
+        "{stderr}"
+    );
+
+    // A dry run has no pointer to place the window with: it records the window alone,
+    // and its moves are in the window's own picture.
+    let out = desk.bot(&["--window", "Sudoku", "--once", "--dry-run", "-v"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        out.status.success() && stderr.contains("a dry run records the window alone"),
+        "{stderr}"
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        52,
+        "one move per empty cell: {stdout}"
+    );
+    for m in stdout.lines() {
+        let (x, y) = move_at(m);
+        assert!(x < frame[2] && y < frame[3], "{m} is outside the window");
+    }
+
+    let start = Instant::now();
+    let out = desk.bot(&["--window", "Sudoku", "--once", "-v"]);
+    let took = start.elapsed();
+    let stderr = text(&out.stderr);
+    eprintln!("sudoku-bot ({}):\n{stderr}", out.status);
+    // Found by its title in the Shell's list, and placed where the Shell has it.
+    let placed = format!(
+        "playing window \"Sudoku\" (gnome-sudoku, {}x{} at {},{}) (found in GNOME Shell's window list, placed on the monitor by the pointer)",
+        frame[2], frame[3], frame[0], frame[1]
+    );
+    assert!(
+        stderr.contains("matches \"Sudoku\" by exact title") && stderr.contains(&placed),
+        "expected {placed:?} in: {stderr}"
+    );
+    assert!(!stderr.contains("no window list"), "{stderr}");
+    game_says_solved(&mut desk, &out, &stderr);
+
+    // Out of unsafe mode (as GNOME Shell runs on a desktop) the window list refuses the
+    // bot: it says so in one line and looks at the whole monitor instead.
+    let safe = desk.shell_eval("global.context.unsafe_mode = false");
+    assert_eq!(
+        safe.as_deref(),
+        Some("false"),
+        "GNOME Shell left unsafe mode"
+    );
+    let out = desk.bot(&["--window", "Sudoku", "--once", "--dry-run", "-v"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no window list in this session")
+            && stderr.contains("playing the primary monitor"),
+        "{stderr}"
+    );
+    eprintln!(
+        "GNOME Sudoku Easy under headless GNOME Shell: bot launch to exit {} ms",
         took.as_millis()
     );
 }
@@ -140,11 +241,7 @@ fn dry_run_prints_the_moves_and_leaves_the_screen_unchanged() {
         "one move per empty cell: {stdout}"
     );
     for m in &moves {
-        let (x, y) = m
-            .split_once(" at (")
-            .and_then(|(_, at)| at.trim_end_matches(')').split_once(','))
-            .unwrap_or_else(|| panic!("bad move line {m:?}"));
-        let (x, y): (u32, u32) = (x.parse().expect("X"), y.parse().expect("Y"));
+        let (x, y) = move_at(m);
         assert!(x < 1280 && y < 1024, "{m} is off the monitor");
     }
 

@@ -5,9 +5,11 @@
 //!
 //! What Wayland lets another client know, and so what the safety checks can use:
 //! - the window: with org.gnome.Shell.Introspect (a full GNOME Shell that lets the bot
-//!   ask), the window is found by title like on X11, recorded alone, and its keyboard
-//!   focus is known. Without it (Mutter alone, or a Shell that refuses), the bot records
-//!   the primary monitor and finds the grid in it; the "window" is then the monitor.
+//!   ask), the window is found by title like on X11 and its keyboard focus is known.
+//!   The list has no positions: the monitor is recorded, and the window placed on it
+//!   with the pointer ([`place_window`]). Without it (Mutter alone, or a Shell that
+//!   refuses, as GNOME Shell 41 and later do outside unsafe mode), the bot records the
+//!   primary monitor and finds the grid in it; the "window" is then the monitor.
 //! - nothing about other windows: what covers the grid is only found in the picture
 //!   itself (the reader refuses a grid it cannot see), so [`WindowView::above`] is empty;
 //! - the pointer: the stream's cursor metadata, so a hand on the mouse is seen (the
@@ -22,10 +24,10 @@ mod stream;
 
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use image::RgbaImage;
-use tracing::info;
+use tracing::{debug, info};
 use zbus::blocking::Connection;
 use zbus::zvariant::OwnedValue;
 
@@ -74,7 +76,11 @@ struct ShellWindow {
 }
 
 /// org.gnome.Shell.Introspect's window list, `None` when the session has none or
-/// refuses to tell (GNOME Shell answers only programs it trusts, or in unsafe mode).
+/// refuses to tell. GNOME Shell 41 and later answer only the portals on their allowlist
+/// (AccessDenied "GetWindows is not allowed" to anyone else) unless the Shell runs in
+/// unsafe mode, so on a desktop as shipped the bot most likely gets `None` and plays the
+/// whole primary monitor. Each window has its title, WM_CLASS, app id, focus, hidden
+/// state and frame size (no position).
 fn shell_windows(bus: &Connection) -> Option<Vec<ShellWindow>> {
     const NAME: &str = "org.gnome.Shell.Introspect";
     if !has_owner(bus, "org.gnome.Shell") {
@@ -126,7 +132,7 @@ fn shell_windows(bus: &Connection) -> Option<Vec<ShellWindow>> {
                         }
                     },
                     pid: None,
-                    // The window's own stream: its pixels are the coordinates.
+                    // The list gives the frame's size and no position.
                     rect: ScreenRect {
                         x: 0,
                         y: 0,
@@ -139,6 +145,155 @@ fn shell_windows(bus: &Connection) -> Option<Vec<ShellWindow>> {
             })
             .collect(),
     )
+}
+
+/// How long a window that matches nothing is looked for again (it may be opening).
+const PATIENCE: Duration = Duration::from_millis(1500);
+
+/// The game's window in GNOME Shell's window list; `Ok(None)` when the session has no
+/// list to offer.
+fn find_shell_window(bus: &Connection, wanted: &str) -> Result<Option<ShellWindow>, ScreenError> {
+    let start = Instant::now();
+    loop {
+        let Some(list) = shell_windows(bus) else {
+            return Ok(None);
+        };
+        let infos: Vec<WindowInfo> = list.iter().map(|w| w.info.clone()).collect();
+        match screen::choose_window(&infos, wanted) {
+            Ok((info, kind)) => {
+                info!("{} matches \"{wanted}\" by {kind}", unplaced(info));
+                return Ok(list.into_iter().find(|w| w.info.id == info.id));
+            }
+            Err(ScreenError::NoMatch { .. }) if start.elapsed() < PATIENCE => {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            // The list has sizes but no positions: windows are named without them.
+            Err(ScreenError::NoMatch { wanted, .. }) => {
+                return Err(ScreenError::NoMatch {
+                    wanted,
+                    candidates: infos
+                        .iter()
+                        .filter(|w| !w.title.is_empty())
+                        .map(unplaced)
+                        .collect(),
+                })
+            }
+            Err(ScreenError::Ambiguous { wanted, .. }) => {
+                let lower = wanted.to_lowercase();
+                return Err(ScreenError::Ambiguous {
+                    candidates: infos
+                        .iter()
+                        .filter(|w| {
+                            w.title == wanted
+                                || w.app_name.to_lowercase() == lower
+                                || w.title.to_lowercase().contains(&lower)
+                        })
+                        .map(unplaced)
+                        .collect(),
+                    wanted,
+                });
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `"Sudoku" (gnome-sudoku, 730x677)`: a window of GNOME Shell's list, which says
+/// nothing of where it is (its app name is never empty: the Shell gives every window an
+/// app id).
+fn unplaced(w: &WindowInfo) -> String {
+    format!(
+        "\"{}\" ({}, {}x{})",
+        w.title, w.app_name, w.rect.width, w.rect.height
+    )
+}
+
+/// The part of a window's own stream that shows the window. Mutter 43 sends a window
+/// stream at the size of the whole screen, the window (with its shadow) in its top
+/// left corner and black elsewhere: the box around the pixels that are not black.
+fn window_box(picture: &RgbaImage) -> ScreenRect {
+    let (mut x1, mut y1) = (0u32, 0u32);
+    let (mut x0, mut y0) = (picture.width(), picture.height());
+    for (x, y, p) in picture.enumerate_pixels() {
+        if p.0[..3] != [0, 0, 0] {
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+        }
+    }
+    if x1 <= x0 || y1 <= y0 {
+        // Nothing drawn yet: the whole stream.
+        return ScreenRect {
+            x: 0,
+            y: 0,
+            width: picture.width(),
+            height: picture.height(),
+        };
+    }
+    ScreenRect {
+        x: x0 as i32,
+        y: y0 as i32,
+        width: x1 - x0,
+        height: y1 - y0,
+    }
+}
+
+/// How long the monitor stream gets to report the pointer placed in the window.
+const PLACE_PATIENCE: Duration = Duration::from_millis(1000);
+
+/// Where the window (`shown`, in its own stream's pixels) is on the monitor stream,
+/// clipped to the monitor. GNOME Shell's window list has no positions, but Mutter puts
+/// a pointer sent to a point of the window's stream at that point of the window, and
+/// the monitor stream then reports where the pointer is: the difference is the window
+/// stream's origin on the monitor. A report can be stale (the first one may tell where
+/// the pointer rested before), so the pointer goes to two points in turn until two
+/// reports in a row are as far apart as the two points. `None` when that never happens
+/// (the window is on another monitor).
+fn place_window(
+    session: &MutterSession,
+    frames: &Frames,
+    shown: &ScreenRect,
+    monitor: &ScreenRect,
+) -> Result<Option<ScreenRect>, ScreenError> {
+    let centre = (
+        shown.x + shown.width as i32 / 2,
+        shown.y + shown.height as i32 / 2,
+    );
+    let points = [centre, (centre.0 + 7, centre.1 + 5)];
+    // The previous point and what the monitor stream reported after it.
+    let mut previous: Option<((i32, i32), (i32, i32))> = None;
+    for step in 0..6 {
+        let (x, y) = points[step % 2];
+        let before = frames.pointer();
+        session
+            .pointer_to_window(x as f64, y as f64)
+            .map_err(|e| screen_error(e.to_string()))?;
+        let start = Instant::now();
+        let report = loop {
+            match frames.pointer() {
+                Some(now) if Some(now) != before => break Some(now),
+                _ if start.elapsed() >= PLACE_PATIENCE => break None,
+                _ => std::thread::sleep(Duration::from_millis(5)),
+            }
+        };
+        let Some((px, py)) = report else {
+            return Ok(None);
+        };
+        if let Some(((qx, qy), (rx, ry))) = previous {
+            if (px - rx, py - ry) == (x - qx, y - qy) {
+                let (left, top) = (shown.x + px - x, shown.y + py - y);
+                let (x0, y0) = (left.max(0), top.max(0));
+                let x1 = (left + shown.width as i32).min(monitor.width as i32);
+                let y1 = (top + shown.height as i32).min(monitor.height as i32);
+                return Ok((x1 > x0 && y1 > y0).then(|| ScreenRect {
+                    x: x0,
+                    y: y0,
+                    width: (x1 - x0) as u32,
+                    height: (y1 - y0) as u32,
+                }));
+            }
+        }
+        previous = Some(((x, y), (px, py)));
+    }
+    Ok(None)
 }
 
 /// What the bot plays on a GNOME Wayland desktop.
@@ -165,51 +320,70 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
             )));
         }
     }
-    let (target, window, found) = match shell_windows(&bus) {
-        Some(list) => {
-            let infos: Vec<WindowInfo> = list.iter().map(|w| w.info.clone()).collect();
-            let (info, kind) = screen::choose_window(&infos, wanted)?;
-            let shell = list
-                .iter()
-                .find(|w| w.id as u32 == info.id)
-                .cloned()
-                .ok_or_else(|| ScreenError::Gone(info.describe()))?;
-            let found = format!(
-                "window {} (matched by {kind}, from GNOME Shell's window list)",
-                info.describe()
-            );
-            (Target::Window(shell.id), Some(shell), found)
-        }
+    let (target, window) = match find_shell_window(&bus, wanted)? {
+        // A dry run has no pointer to place the window with: its own stream then.
+        Some(shell) if dry_run => (Target::Window(shell.id), Some(shell)),
+        Some(shell) => (Target::WindowOnMonitor(shell.id), Some(shell)),
         None => {
             info!(
                 "no window list in this session (org.gnome.Shell.Introspect is missing or refuses): looking for the grid on the whole primary monitor"
             );
-            (
-                Target::PrimaryMonitor,
-                None,
-                format!("the primary monitor (no window list to find \"{wanted}\" by title)"),
-            )
+            (Target::PrimaryMonitor, None)
         }
     };
     let session = MutterSession::start(&bus, &target, !dry_run)?;
     let frames = Frames::connect(session.node_id).map_err(screen_error)?;
     let first = frames.latest(FIRST_FRAME).map_err(screen_error)?;
-    let info = match &window {
-        Some(w) => w.info.clone(),
-        None => WindowInfo {
-            id: 0,
-            title: "primary monitor".into(),
-            app_name: "Mutter".into(),
-            pid: None,
-            rect: ScreenRect {
-                x: 0,
-                y: 0,
-                width: first.width(),
-                height: first.height(),
+    let monitor = ScreenRect {
+        x: 0,
+        y: 0,
+        width: first.width(),
+        height: first.height(),
+    };
+    let (info, placed, found) = match &window {
+        None => (
+            WindowInfo {
+                id: 0,
+                title: "primary monitor".into(),
+                app_name: "Mutter".into(),
+                pid: None,
+                rect: monitor,
+                minimized: false,
+                dialog: false,
             },
-            minimized: false,
-            dialog: false,
-        },
+            false,
+            format!("the primary monitor (no window list to find \"{wanted}\" by title)"),
+        ),
+        Some(shell) => {
+            let mut info = shell.info.clone();
+            let placed = match session.window_node {
+                Some(node) => {
+                    // The window's own stream is read once, for where it shows the window.
+                    let own = Frames::connect(node).map_err(screen_error)?;
+                    let shown = window_box(&own.latest(FIRST_FRAME).map_err(screen_error)?);
+                    drop(own);
+                    place_window(&session, &frames, &shown, &monitor)?
+                }
+                // A dry run plays the window's own stream, where it shows the window.
+                None => Some(window_box(&first)),
+            };
+            let how = match placed {
+                Some(rect) => {
+                    info.rect = rect;
+                    if dry_run {
+                        "found in GNOME Shell's window list; a dry run records the window alone, so positions are in the window's own picture"
+                    } else {
+                        "found in GNOME Shell's window list, placed on the monitor by the pointer"
+                    }
+                }
+                None => {
+                    info.rect = monitor;
+                    "found in GNOME Shell's window list but not on the primary monitor: looking for the grid on the whole primary monitor"
+                }
+            };
+            let found = format!("window {} ({how})", info.describe());
+            (info, placed.is_some(), found)
+        }
     };
     let title = window
         .as_ref()
@@ -227,6 +401,7 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
         frames,
         _session: session,
         info,
+        placed,
         shell_id: window.map(|w| w.id),
         saver: has_owner(&bus, "org.gnome.ScreenSaver"),
     };
@@ -245,6 +420,10 @@ pub struct GnomeScreen {
     /// Kept alive as long as the stream is read.
     _session: Rc<MutterSession>,
     info: WindowInfo,
+    /// True when the stream is the monitor's and the window is the part of it at
+    /// `info.rect`; false when the whole stream is what is played (the monitor, or in a
+    /// dry run the window's own stream).
+    placed: bool,
     /// The window's id in GNOME Shell's list, when it was found there.
     shell_id: Option<u64>,
     /// True when org.gnome.ScreenSaver is on the bus.
@@ -252,15 +431,26 @@ pub struct GnomeScreen {
 }
 
 impl GnomeScreen {
+    /// The game's entry in GNOME Shell's list, `Ok(None)` when there is no list (or it
+    /// did not answer this time). A window missing from the list is looked for twice
+    /// more, 50 ms apart, before it is called closed.
     fn shell_window(&self) -> Result<Option<ShellWindow>, ScreenError> {
         let Some(id) = self.shell_id else {
             return Ok(None);
         };
-        let list = shell_windows(&self.bus).unwrap_or_default();
-        list.into_iter()
-            .find(|w| w.id == id)
-            .map(Some)
-            .ok_or_else(|| ScreenError::Gone(self.info.describe()))
+        for look in 1..=3 {
+            let Some(list) = shell_windows(&self.bus) else {
+                return Ok(None);
+            };
+            if let Some(w) = list.iter().find(|w| w.id == id) {
+                return Ok(Some(w.clone()));
+            }
+            let titles: Vec<(u64, &str)> =
+                list.iter().map(|w| (w.id, w.info.title.as_str())).collect();
+            debug!("look {look}: window {id} is not in GNOME Shell's list {titles:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Err(ScreenError::Gone(self.info.describe()))
     }
 }
 
@@ -273,7 +463,7 @@ impl Screen for GnomeScreen {
         if let Some(shell) = self.shell_window()? {
             window.minimized = shell.info.minimized;
         }
-        if let Some((width, height)) = self.frames.size() {
+        if let Some((width, height)) = self.frames.size().filter(|_| !self.placed) {
             window.rect.width = width;
             window.rect.height = height;
         }
@@ -285,12 +475,22 @@ impl Screen for GnomeScreen {
     }
 
     fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
-        self.frames
+        let frame = self
+            .frames
             .latest(FIRST_FRAME)
             .map_err(|reason| ScreenError::Capture {
                 window: self.info.describe(),
                 reason,
-            })
+            })?;
+        if !self.placed {
+            return Ok(frame);
+        }
+        // The window's place was clipped to the monitor when it was found.
+        let r = self.info.rect;
+        let (x, y) = (r.x.max(0) as u32, r.y.max(0) as u32);
+        let width = r.width.min(frame.width().saturating_sub(x));
+        let height = r.height.min(frame.height().saturating_sub(y));
+        Ok(image::imageops::crop_imm(&frame, x, y, width.max(1), height.max(1)).to_image())
     }
 
     /// The part of the stream's picture that shows `area` (screen pixels).
@@ -324,7 +524,7 @@ impl Screen for GnomeScreen {
             others
                 .into_iter()
                 .find(|w| w.has_focus)
-                .map_or("another window".to_string(), |w| w.info.describe()),
+                .map_or("another window".to_string(), |w| unplaced(&w.info)),
         ))
     }
 

@@ -7,7 +7,7 @@
 //! the stream, and its x, y are pixels of that stream's picture.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use zbus::blocking::{Connection, MessageIterator};
 use zbus::zvariant::{OwnedObjectPath, Value};
@@ -41,6 +41,10 @@ pub enum Target {
     PrimaryMonitor,
     /// One window, by the id org.gnome.Shell.Introspect gives it (`RecordWindow`).
     Window(u64),
+    /// The primary monitor, plus a second stream of one window (by its Introspect id)
+    /// that is used only to place the window on the monitor (see
+    /// [`MutterSession::pointer_to_window`]).
+    WindowOnMonitor(u64),
 }
 
 /// One live session: the ScreenCast stream (and, unless it is a dry run, the
@@ -54,6 +58,10 @@ pub struct MutterSession {
     pub stream: OwnedObjectPath,
     /// The PipeWire node that carries the frames.
     pub node_id: u32,
+    /// The window's own stream, for [`Target::WindowOnMonitor`].
+    window_stream: Option<OwnedObjectPath>,
+    /// Its PipeWire node.
+    pub window_node: Option<u32>,
     /// True once Mutter has answered an input event.
     confirmed: std::cell::Cell<bool>,
 }
@@ -99,48 +107,55 @@ impl MutterSession {
             .and_then(|r| r.body().deserialize())
             .map_err(|e| dbus_error("Mutter's ScreenCast CreateSession failed", e))?;
 
-        let mut props: HashMap<&str, Value> = HashMap::new();
-        props.insert("cursor-mode", Value::U32(CURSOR_MODE_METADATA));
-        let reply = match target {
-            Target::PrimaryMonitor => bus.call_method(
+        let props = || HashMap::from([("cursor-mode", Value::U32(CURSOR_MODE_METADATA))]);
+        let record_window = |id: u64| {
+            let mut props = props();
+            props.insert("window-id", Value::U64(id));
+            bus.call_method(
+                Some(SC_NAME),
+                screencast.as_str(),
+                Some(SC_SESSION),
+                "RecordWindow",
+                &(props,),
+            )
+        };
+        let record_monitor = || {
+            bus.call_method(
                 Some(SC_NAME),
                 screencast.as_str(),
                 Some(SC_SESSION),
                 "RecordMonitor",
-                &("", props),
-            ),
-            Target::Window(id) => {
-                props.insert("window-id", Value::U64(*id));
-                bus.call_method(
-                    Some(SC_NAME),
-                    screencast.as_str(),
-                    Some(SC_SESSION),
-                    "RecordWindow",
-                    &(props,),
-                )
+                &("", props()),
+            )
+        };
+        let path = |reply: zbus::Result<zbus::Message>| -> Result<OwnedObjectPath, ScreenError> {
+            reply
+                .and_then(|r| r.body().deserialize())
+                .map_err(|e| dbus_error("Mutter refused to record", e))
+        };
+        let (stream, window_stream) = match target {
+            Target::PrimaryMonitor => (path(record_monitor())?, None),
+            Target::Window(id) => (path(record_window(*id))?, None),
+            Target::WindowOnMonitor(id) => {
+                (path(record_monitor())?, Some(path(record_window(*id))?))
             }
         };
-        let stream: OwnedObjectPath = reply
-            .and_then(|r| r.body().deserialize())
-            .map_err(|e| dbus_error("Mutter refused to record", e))?;
 
         // The node id comes in a signal once the session starts: listen first.
-        let rule = zbus::MatchRule::builder()
-            .msg_type(zbus::message::Type::Signal)
-            .interface(SC_STREAM)
-            .and_then(|b| b.member("PipeWireStreamAdded"))
-            .and_then(|b| b.path(stream.as_str()))
-            .map(|b| b.build())
-            .map_err(|e| dbus_error("building a D-Bus match rule", e))?;
-        let signals = MessageIterator::for_match_rule(rule, bus, Some(8))
-            .map_err(|e| dbus_error("subscribing to PipeWireStreamAdded", e))?;
+        let signals = node_signals(bus, &stream)?;
+        let window_signals = window_stream
+            .as_ref()
+            .map(|path| node_signals(bus, path))
+            .transpose()?;
 
-        let session = MutterSession {
+        let mut session = MutterSession {
             bus: bus.clone(),
             remote,
             screencast,
             stream,
             node_id: 0,
+            window_stream,
+            window_node: None,
             confirmed: std::cell::Cell::new(false),
         };
         let (name, start_on, interface) = match &session.remote {
@@ -149,33 +164,11 @@ impl MutterSession {
         };
         bus.call_method(Some(name), start_on, Some(interface), "Start", &())
             .map_err(|e| dbus_error("starting the Mutter session failed", e))?;
-        session.wait_for_node(signals)
-    }
-
-    fn wait_for_node(mut self, signals: MessageIterator) -> Result<Self, ScreenError> {
-        // The signal comes right after Start; a blocking iterator has no timeout, so it
-        // is read on a helper thread.
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for message in signals.flatten() {
-                if let Ok(node) = message.body().deserialize::<u32>() {
-                    let _ = tx.send(node);
-                    return;
-                }
-            }
-        });
-        let limit = Duration::from_secs(5);
-        let start = Instant::now();
-        match rx.recv_timeout(limit.saturating_sub(start.elapsed())) {
-            Ok(node) => {
-                self.node_id = node;
-                Ok(self)
-            }
-            Err(_) => Err(dbus_error(
-                "no PipeWire stream",
-                "Mutter announced no stream within 5 s (is PipeWire running in this session?)",
-            )),
+        session.node_id = wait_for_node(signals)?;
+        if let Some(signals) = window_signals {
+            session.window_node = Some(wait_for_node(signals)?);
         }
+        Ok(session)
     }
 
     fn remote(&self) -> Result<&OwnedObjectPath, InputError> {
@@ -222,6 +215,22 @@ impl MutterSession {
         )
     }
 
+    /// Moves the pointer to `(x, y)`, pixels of the window's own stream
+    /// ([`Target::WindowOnMonitor`]), waiting for Mutter's answer. Mutter places it
+    /// where that window is, so the monitor stream's cursor report then tells where the
+    /// window is on the monitor: GNOME Shell's window list gives no positions.
+    pub fn pointer_to_window(&self, x: f64, y: f64) -> Result<(), InputError> {
+        let stream = self
+            .window_stream
+            .as_ref()
+            .ok_or_else(|| InputError::Send("no window stream in this session".into()))?;
+        self.notify(
+            "NotifyPointerMotionAbsolute",
+            &(stream.as_str(), x, y),
+            true,
+        )
+    }
+
     /// Presses and releases the left button where the pointer is.
     pub fn left_click(&self) -> Result<(), InputError> {
         self.notify("NotifyPointerButton", &(BTN_LEFT, true), false)?;
@@ -263,6 +272,43 @@ impl Drop for MutterSession {
             ),
         };
     }
+}
+
+/// Subscribes to the `PipeWireStreamAdded` signal of one stream.
+fn node_signals(
+    bus: &Connection,
+    stream: &OwnedObjectPath,
+) -> Result<MessageIterator, ScreenError> {
+    let rule = zbus::MatchRule::builder()
+        .msg_type(zbus::message::Type::Signal)
+        .interface(SC_STREAM)
+        .and_then(|b| b.member("PipeWireStreamAdded"))
+        .and_then(|b| b.path(stream.as_str()))
+        .map(|b| b.build())
+        .map_err(|e| dbus_error("building a D-Bus match rule", e))?;
+    MessageIterator::for_match_rule(rule, bus, Some(8))
+        .map_err(|e| dbus_error("subscribing to PipeWireStreamAdded", e))
+}
+
+/// The PipeWire node a stream announces once its session starts.
+fn wait_for_node(signals: MessageIterator) -> Result<u32, ScreenError> {
+    // The signal comes right after Start; a blocking iterator has no timeout, so it
+    // is read on a helper thread.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for message in signals.flatten() {
+            if let Ok(node) = message.body().deserialize::<u32>() {
+                let _ = tx.send(node);
+                return;
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(5)).map_err(|_| {
+        dbus_error(
+            "no PipeWire stream",
+            "Mutter announced no stream within 5 s (is PipeWire running in this session?)",
+        )
+    })
 }
 
 /// The X keysym of a key (X11/keysymdef.h).

@@ -1,6 +1,7 @@
 //! A headless GNOME Wayland desktop for end-to-end tests: a private D-Bus session
 //! (`dbus-run-session`), PipeWire and WirePlumber, `mutter --headless --wayland --no-x11
-//! --virtual-monitor 1280x1024`, and GNOME Sudoku on that Mutter's Wayland socket.
+//! --virtual-monitor 1280x1024` (or the same with `gnome-shell`, see [`start_shell`]),
+//! and GNOME Sudoku on that compositor's Wayland socket.
 //!
 //! Every process runs in its own process group, killed when the [`WaylandDesktop`] is
 //! dropped. Screenshots come from Mutter's own ScreenCast (the library's
@@ -22,16 +23,40 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 /// The Wayland socket's name, under the desktop's XDG_RUNTIME_DIR.
 const SOCKET: &str = "wl-sudoku";
 
+/// Which compositor the desktop runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Compositor {
+    /// Mutter alone: no window list.
+    Mutter,
+    /// GNOME Shell (Mutter inside) in unsafe mode, so that org.gnome.Shell.Introspect
+    /// answers the bot.
+    Shell,
+}
+
 pub struct WaylandDesktop {
     pub dir: tempfile::TempDir,
+    compositor: Compositor,
     bus: String,
     children: Vec<(String, Child, PathBuf)>,
     _turn: MutexGuard<'static, ()>,
 }
 
-/// Starts the desktop, or `None` (with a loud message) when mutter is not installed and
-/// CI is not set. On CI a missing mutter fails the test.
+/// Starts the desktop with Mutter alone, or `None` (with a loud message) when mutter is
+/// not installed and CI is not set. On CI a missing mutter fails the test.
 pub fn start() -> Option<WaylandDesktop> {
+    start_with(Compositor::Mutter)
+}
+
+/// Starts the desktop with GNOME Shell, like [`start`] (`None` when gnome-shell is not
+/// installed and CI is not set). GNOME Shell 43 answers org.gnome.Shell.Introspect only
+/// to the portals it lists, unless it runs in unsafe mode: it is started with its
+/// `--unsafe-mode` option (not in `--help`). It needs a system bus: it is given the
+/// session bus as one (no logind or GDM answers there; it carries on without them).
+pub fn start_shell() -> Option<WaylandDesktop> {
+    start_with(Compositor::Shell)
+}
+
+fn start_with(compositor: Compositor) -> Option<WaylandDesktop> {
     let have = |p: &str| {
         Command::new("sh")
             .args(["-c", &format!("command -v {p}")])
@@ -39,7 +64,11 @@ pub fn start() -> Option<WaylandDesktop> {
             .status()
             .is_ok_and(|s| s.success())
     };
-    let missing: Vec<&str> = ["mutter", "pipewire", "wireplumber", "dbus-run-session"]
+    let program = match compositor {
+        Compositor::Mutter => "mutter",
+        Compositor::Shell => "gnome-shell",
+    };
+    let missing: Vec<&str> = [program, "pipewire", "wireplumber", "dbus-run-session"]
         .into_iter()
         .filter(|p| !have(p))
         .collect();
@@ -55,11 +84,11 @@ pub fn start() -> Option<WaylandDesktop> {
         );
         return None;
     }
-    Some(WaylandDesktop::new())
+    Some(WaylandDesktop::new(compositor))
 }
 
 impl WaylandDesktop {
-    fn new() -> WaylandDesktop {
+    fn new(compositor: Compositor) -> WaylandDesktop {
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
         let dir = tempfile::tempdir().expect("temp dir");
         let run = dir.path().join("run");
@@ -68,6 +97,7 @@ impl WaylandDesktop {
         std::fs::create_dir_all(dir.path().join("home/.local/share/gnome-sudoku")).expect("home");
         let mut desk = WaylandDesktop {
             dir,
+            compositor,
             bus: String::new(),
             children: Vec::new(),
             _turn: turn,
@@ -100,8 +130,17 @@ impl WaylandDesktop {
         });
         let wireplumber = desk.command("wireplumber");
         desk.spawn("wireplumber", wireplumber);
-        let mut mutter = desk.command("mutter");
-        mutter.args([
+        let (name, mut compositor_command) = match compositor {
+            Compositor::Mutter => ("mutter", desk.command("mutter")),
+            Compositor::Shell => {
+                let mut shell = desk.command("gnome-shell");
+                shell
+                    .arg("--unsafe-mode")
+                    .env("DBUS_SYSTEM_BUS_ADDRESS", &desk.bus);
+                ("gnome-shell", shell)
+            }
+        };
+        compositor_command.args([
             "--headless",
             "--wayland",
             "--no-x11",
@@ -109,14 +148,55 @@ impl WaylandDesktop {
             "1280x1024",
             &format!("--wayland-display={SOCKET}"),
         ]);
-        desk.spawn("mutter", mutter);
-        desk.wait_until(Duration::from_secs(30), "Mutter's Wayland socket", |d| {
-            d.runtime_dir().join(SOCKET).exists()
-        });
+        desk.spawn(name, compositor_command);
+        desk.wait_until(
+            Duration::from_secs(30),
+            "the compositor's Wayland socket",
+            |d| d.runtime_dir().join(SOCKET).exists(),
+        );
         // The test reaches this desktop's bus and PipeWire for its screenshots.
         std::env::set_var("DBUS_SESSION_BUS_ADDRESS", &desk.bus);
         std::env::set_var("XDG_RUNTIME_DIR", desk.runtime_dir());
+        // The socket comes before Mutter's D-Bus interfaces (a screenshot right after it
+        // once failed to start its ScreenCast session).
+        desk.wait_until(
+            Duration::from_secs(30),
+            "Mutter's ScreenCast on the bus",
+            |_| {
+                let owned = |name: &str| {
+                    let bus = zbus::blocking::Connection::session().ok();
+                    let dbus = bus.and_then(|b| zbus::blocking::fdo::DBusProxy::new(&b).ok());
+                    let name = zbus::names::BusName::try_from(name).ok();
+                    dbus.zip(name)
+                        .is_some_and(|(d, n)| d.name_has_owner(n).unwrap_or(false))
+                };
+                owned("org.gnome.Mutter.ScreenCast") && owned("org.gnome.Mutter.RemoteDesktop")
+            },
+        );
+        if compositor == Compositor::Shell {
+            desk.wait_until(Duration::from_secs(60), "GNOME Shell's start", |d| {
+                d.shell_eval("Main.layoutManager._startingUp === false")
+                    .is_some_and(|r| r == "true")
+            });
+        }
         desk
+    }
+
+    /// Runs JavaScript in GNOME Shell (org.gnome.Shell.Eval, which answers in unsafe
+    /// mode only): its JSON result, `None` when the Shell did not answer or it failed.
+    pub fn shell_eval(&self, code: &str) -> Option<String> {
+        let bus = zbus::blocking::Connection::session().ok()?;
+        let reply = bus
+            .call_method(
+                Some("org.gnome.Shell"),
+                "/org/gnome/Shell",
+                Some("org.gnome.Shell"),
+                "Eval",
+                &(code,),
+            )
+            .ok()?;
+        let (ok, result): (bool, String) = reply.body().deserialize().ok()?;
+        ok.then_some(result)
     }
 
     pub fn runtime_dir(&self) -> PathBuf {
@@ -245,6 +325,22 @@ impl WaylandDesktop {
             .expect("savefile");
         let game = self.wayland_command("/usr/games/gnome-sudoku");
         self.spawn("gnome-sudoku", game);
+        if self.compositor == Compositor::Shell {
+            // GNOME Shell starts in its overview (the game would show as a thumbnail)
+            // and, as root, with a notification at the top: both are put away.
+            self.wait_until(Duration::from_secs(40), "GNOME Sudoku's window", |d| {
+                d.shell_eval(
+                    "global.get_window_actors().some(a => a.meta_window.title === 'Sudoku')",
+                )
+                .is_some_and(|r| r == "true")
+            });
+            self.wait_until(Duration::from_secs(10), "the overview to close", |d| {
+                d.shell_eval(
+                    "Main.overview.hide(); Main.messageTray.getSources().forEach(s => s.destroy()); Main.overview.visible || Main.overview.animationInProgress",
+                )
+                .is_some_and(|r| r == "false")
+            });
+        }
         let expected = puzzle.to_string();
         self.wait_until(Duration::from_secs(40), "GNOME Sudoku's grid", |d| {
             let shot = d.screenshot_to("waiting.png");
