@@ -149,7 +149,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 let from = selected.unwrap_or(m.cell);
                 let on_trial = self.model.arrows == Arrows::OnTrial;
                 let looks_before = if on_trial {
-                    Some(self.cell_looks(map, origin)?)
+                    Some(self.still_looks(map, origin)?)
                 } else {
                     None
                 };
@@ -487,7 +487,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         self.check_user(m.cell)?;
         self.model.arrows = Arrows::OnTrial;
-        let before = self.cell_looks(map, origin)?;
+        let before = self.still_looks(map, origin)?;
         for key in arrow_path(from, m.cell) {
             if let Some(stop) = self.focus_lost(start, map)? {
                 return Ok(Some(Observed::Stop(stop)));
@@ -538,6 +538,23 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             cell_name(m.cell)
         ));
         Ok(Some(Observed::Entered))
+    }
+
+    /// The cells' looks once two looks 10 ms apart agree (at most 200 ms): a popover
+    /// still closing after the last digit (GNOME Sudoku's number chooser) would take
+    /// the arrow keys on trial for its own buttons.
+    fn still_looks(&mut self, map: &CellMap, origin: (i32, i32)) -> Result<[Look; 81], BotError> {
+        let at = Instant::now();
+        let mut last = self.cell_looks(map, origin)?;
+        while at.elapsed() < Duration::from_millis(200) {
+            self.pause(10);
+            let now = self.cell_looks(map, origin)?;
+            if (0..81).all(|i| !looks_differ(&last[i], &now[i])) {
+                break;
+            }
+            last = now;
+        }
+        Ok(last)
     }
 
     /// Whether arrow keys on trial, sent from cell `from` to cell `to`, moved the
