@@ -147,6 +147,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.check_user(m.cell)?;
             if arrows {
                 let from = selected.unwrap_or(m.cell);
+                self.focus_box = map.cell_box(m.cell);
                 let on_trial = self.model.arrows == Arrows::OnTrial;
                 let looks_before = if on_trial {
                     Some(self.still_looks(map, origin)?)
