@@ -150,7 +150,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.focus_box = map.cell_box(m.cell);
                 let on_trial = self.model.arrows == Arrows::OnTrial;
                 let looks_before = if on_trial {
-                    Some(self.still_looks(map, origin)?)
+                    Some(self.still_looks(from, map, origin)?)
                 } else {
                     None
                 };
@@ -488,7 +488,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         self.check_user(m.cell)?;
         self.model.arrows = Arrows::OnTrial;
-        let before = self.still_looks(map, origin)?;
+        let before = self.still_looks(from, map, origin)?;
         for key in arrow_path(from, m.cell) {
             if let Some(stop) = self.focus_lost(start, map)? {
                 return Ok(Some(Observed::Stop(stop)));
@@ -543,14 +543,20 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// The cells' looks once two looks 10 ms apart agree (at most 200 ms): a popover
     /// still closing after the last digit (GNOME Sudoku's number chooser) would take
-    /// the arrow keys on trial for its own buttons.
-    fn still_looks(&mut self, map: &CellMap, origin: (i32, i32)) -> Result<[Look; 81], BotError> {
+    /// the arrow keys on trial for its own buttons. Cell `typed`, where the last digit
+    /// may still be fading in, is left out.
+    fn still_looks(
+        &mut self,
+        typed: usize,
+        map: &CellMap,
+        origin: (i32, i32),
+    ) -> Result<[Look; 81], BotError> {
         let at = Instant::now();
         let mut last = self.cell_looks(map, origin)?;
         while at.elapsed() < Duration::from_millis(200) {
             self.pause(10);
             let now = self.cell_looks(map, origin)?;
-            if (0..81).all(|i| !looks_differ(&last[i], &now[i])) {
+            if (0..81).all(|i| i == typed || !looks_differ(&last[i], &now[i])) {
                 break;
             }
             last = now;
