@@ -402,7 +402,10 @@ fn a_game_that_shows_its_selection_and_takes_arrow_keys_is_played_with_them() {
         .filter(|e| matches!(e, Event::Key(Key::Up | Key::Down | Key::Left | Key::Right)))
         .count();
     let reading_order: usize = cells.windows(2).map(|p| arrow_path(p[0], p[1]).len()).sum();
-    assert!(arrows < reading_order, "{arrows} arrows, reading order {reading_order}");
+    assert!(
+        arrows < reading_order,
+        "{arrows} arrows, reading order {reading_order}"
+    );
 }
 
 #[test]
@@ -424,7 +427,10 @@ fn arrow_keys_that_skip_the_givens_go_back_to_clicks() {
         g.draws_selection = true;
         g.arrows_skip_givens = true;
     });
-    assert!(game.borrow().clicks().len() > 1, "arrows kept although they skip givens");
+    assert!(
+        game.borrow().clicks().len() > 1,
+        "arrows kept although they skip givens"
+    );
 }
 
 #[test]
@@ -436,7 +442,12 @@ fn a_page_that_scrolls_on_arrow_keys_gets_no_click_where_the_cells_were() {
     let g = game.borrow();
     // Every click after the scroll went to a cell of the grid where it is now: each
     // digit typed landed in the cell clicked (none lost, none elsewhere).
-    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
     assert!(g.strays().is_empty(), "{:?}", g.strays());
 }
 

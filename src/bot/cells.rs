@@ -243,7 +243,10 @@ mod tests {
         // From the bottom right corner the snake runs upwards.
         let mut moves = moves_to(&[0, 80, 40]);
         order_for_arrows(80, &mut moves);
-        assert_eq!(moves.iter().map(|m| m.cell).collect::<Vec<_>>(), [80, 40, 0]);
+        assert_eq!(
+            moves.iter().map(|m| m.cell).collect::<Vec<_>>(),
+            [80, 40, 0]
+        );
         // Nothing lost, nothing added.
         let cells = [3, 17, 22, 50, 51, 79];
         let mut moves = moves_to(&cells);

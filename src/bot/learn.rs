@@ -129,7 +129,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         for attempt in 0..3 {
             let probing = attempt == 0 && self.model.focus_gap.is_some();
             if attempt == 0 && !probing && self.arrows_worth_a_try(m.cell, *selected) {
-                debug!("trying arrow keys in place of a click for {}", cell_name(m.cell));
+                debug!(
+                    "trying arrow keys in place of a click for {}",
+                    cell_name(m.cell)
+                );
                 self.model.arrows = Arrows::OnTrial;
                 self.model.method = Some(InputMethod::Keys);
             }
@@ -278,7 +281,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             let key_sent = Instant::now();
             let had_pad = self.model.pad.is_some();
-            let effect = self.observed_key(m, expect, &before, left_pointer_at, start, map, origin)?;
+            let effect =
+                self.observed_key(m, expect, &before, left_pointer_at, start, map, origin)?;
             if self.model.arrows == Arrows::OnTrial {
                 match effect {
                     KeyEffect::Entered { tries: 1, .. } => {
@@ -287,7 +291,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     }
                     KeyEffect::Stop(p) => return Ok(Observed::Stop(p)),
                     KeyEffect::Entered { .. } => {
-                        self.refuse_arrows("the game ignored the digit key that came after arrow keys");
+                        self.refuse_arrows(
+                            "the game ignored the digit key that came after arrow keys",
+                        );
                         return self.entered(false);
                     }
                     KeyEffect::Elsewhere(w) => {

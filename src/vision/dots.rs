@@ -52,7 +52,12 @@ pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<[u32; 4]> {
         match clusters.iter().position(|(k, _)| *k == r) {
             Some(c) => {
                 let b = &mut clusters[c].1;
-                *b = [b[0].min(dots[i][0]), b[1].min(dots[i][1]), b[2].max(dots[i][2]), b[3].max(dots[i][3])];
+                *b = [
+                    b[0].min(dots[i][0]),
+                    b[1].min(dots[i][1]),
+                    b[2].max(dots[i][2]),
+                    b[3].max(dots[i][3]),
+                ];
                 counts[c] += 1;
             }
             None => {
@@ -132,13 +137,21 @@ fn filter(img: &GrayImage, r: u32, pick: fn(u8, u8) -> u8, edge: u8) -> GrayImag
     };
     let r = r as i64;
     let rows = GrayImage::from_fn(w, h, |x, y| {
-        Luma([(-r..=r).fold(at(x as i64, y as i64), |m, d| pick(m, at(x as i64 + d, y as i64)))])
+        Luma([(-r..=r).fold(at(x as i64, y as i64), |m, d| {
+            pick(m, at(x as i64 + d, y as i64))
+        })])
     });
     let at_rows = |x: u32, y: i64| {
-        if y < 0 || y >= h as i64 { edge } else { rows.get_pixel(x, y as u32).0[0] }
+        if y < 0 || y >= h as i64 {
+            edge
+        } else {
+            rows.get_pixel(x, y as u32).0[0]
+        }
     };
     GrayImage::from_fn(w, h, |x, y| {
-        Luma([(-r..=r).fold(at_rows(x, y as i64), |m, d| pick(m, at_rows(x, y as i64 + d)))])
+        Luma([(-r..=r).fold(at_rows(x, y as i64), |m, d| {
+            pick(m, at_rows(x, y as i64 + d))
+        })])
     })
 }
 
@@ -152,16 +165,27 @@ mod tests {
         let dots: Vec<[u32; 4]> = (0..8).map(|k| [30, 10 + 4 * k, 31, 11 + 4 * k]).collect();
         assert_eq!(cluster(&dots, 60), Some([30, 10, 31, 39]));
         // Nine pencil marks (9 px high, 10 px apart) are not dots.
-        let marks: Vec<[u32; 4]> =
-            (0..9).map(|k| [4 + 19 * (k % 3), 4 + 19 * (k / 3), 10 + 19 * (k % 3), 13 + 19 * (k / 3)]).collect();
+        let marks: Vec<[u32; 4]> = (0..9)
+            .map(|k| {
+                [
+                    4 + 19 * (k % 3),
+                    4 + 19 * (k / 3),
+                    10 + 19 * (k % 3),
+                    13 + 19 * (k / 3),
+                ]
+            })
+            .collect();
         assert_eq!(cluster(&marks, 60), None);
     }
 
     #[test]
     fn a_checkerboard_of_dots_is_a_mesh_and_a_solid_stroke_is_not() {
-        let board = GrayImage::from_fn(8, 12, |x, y| Luma([if (x + y) % 2 == 0 { 255 } else { 0 }]));
+        let board =
+            GrayImage::from_fn(8, 12, |x, y| Luma([if (x + y) % 2 == 0 { 255 } else { 0 }]));
         assert!(is_mesh(&board));
-        let bar = GrayImage::from_fn(8, 12, |x, _| Luma([if (2..5).contains(&x) { 255 } else { 0 }]));
+        let bar = GrayImage::from_fn(8, 12, |x, _| {
+            Luma([if (2..5).contains(&x) { 255 } else { 0 }])
+        });
         assert!(!is_mesh(&bar));
     }
 

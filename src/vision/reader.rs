@@ -1011,9 +1011,14 @@ mod tests {
 
     #[test]
     fn the_rules_confirm_one_unconfirmed_digit_only_where_nothing_else_fits() {
-        let classic = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let classic =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         let grid = Grid::parse(classic).unwrap();
-        let of = |d: u8| (0..81).filter(|&i| grid.cells()[i] == d).collect::<Vec<_>>();
+        let of = |d: u8| {
+            (0..81)
+                .filter(|&i| grid.cells()[i] == d)
+                .collect::<Vec<_>>()
+        };
         // Every 8 unconfirmed, the rest read twice: the rules confirm the 8s.
         assert!(confirmed_by_rules(&grid, of(8)).is_empty());
         // A 7 could be another digit and leave one solution: not confirmed.

@@ -804,7 +804,8 @@ impl Input for SimInput {
             let (w, h) = g.picture.dimensions();
             let old = g.picture.clone();
             g.picture = RgbaImage::from_fn(w, h, |x, y| {
-                *old.get_pixel_checked(x, y + dy).unwrap_or(&Rgba([255, 255, 255, 255]))
+                *old.get_pixel_checked(x, y + dy)
+                    .unwrap_or(&Rgba([255, 255, 255, 255]))
             });
             for c in g.corners.iter_mut() {
                 c.y -= dy as f32;

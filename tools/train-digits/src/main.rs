@@ -411,7 +411,10 @@ fn screen_weight(cover: Vec<f32>, n: u32, rng: &mut Rng) -> Vec<f32> {
         p if p < 0.18 => {
             let bold = grown();
             let inner = square_filter(&bold, n, f32::min);
-            bold.iter().zip(&inner).map(|(b, i)| (b - i).max(0.0)).collect()
+            bold.iter()
+                .zip(&inner)
+                .map(|(b, i)| (b - i).max(0.0))
+                .collect()
         }
         _ => cover,
     }
@@ -424,7 +427,16 @@ fn square_filter(cover: &[f32], n: u32, pick: fn(f32, f32) -> f32) -> Vec<f32> {
         .map(|k| {
             let (x, y) = (k % n, k / n);
             let mut v = cover[k as usize];
-            for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
+            for (dx, dy) in [
+                (-1, 0),
+                (1, 0),
+                (0, -1),
+                (0, 1),
+                (-1, -1),
+                (1, 1),
+                (-1, 1),
+                (1, -1),
+            ] {
                 let (nx, ny) = (x + dx, y + dy);
                 if nx >= 0 && ny >= 0 && nx < n && ny < n {
                     v = pick(v, cover[(ny * n + nx) as usize]);
