@@ -522,6 +522,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             };
             if read[m.cell] == m.digit {
                 self.model.arrows = Arrows::Preferred;
+                self.model.method = Some(InputMethod::Keys);
                 info!("learnt: arrow keys move the selection too; playing with arrow keys, no click a move");
                 return Ok(Some(Observed::Entered));
             }

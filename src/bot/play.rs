@@ -40,16 +40,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         self.wait_for_keys_released()?;
         let t = Instant::now();
         // A screen whose captures lag says nothing about the game's timing: the
-        // default model is played, and the closed loop corrects it.
-        let mut pinned = self.config.input.method.or_else(|| {
-            (self.screen.captures_lag() && self.model.method.is_none()).then(|| {
-                if !self.model.palette_checked {
-                    self.model.palette_checked = true;
-                    info!("not learning the game: captures in this session come a frame or more late; a click selects a cell, a key enters its digit ([input] method changes it)");
-                }
-                InputMethod::Click
-            })
-        });
+        // default model is played (a click, then a key; arrow keys once their trial
+        // passed), and the closed loop corrects it.
+        let lagging = self.config.input.method.is_none() && self.screen.captures_lag();
+        if lagging && !self.model.palette_checked {
+            self.model.palette_checked = true;
+            info!("not learning the game: captures in this session come a frame or more late; a click selects a cell, a key enters its digit ([input] method changes it)");
+        }
         let mut expect = *puzzle.cells();
         let mut last_key: Option<Instant> = None;
         // From here on the pointer is the bot's: where it is now, then where each click
@@ -70,6 +67,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         let mut ordered = false;
         while index < queue.len() {
+            let pinned = self.config.input.method.or_else(|| {
+                lagging.then(|| self.model.method.unwrap_or(InputMethod::Click))
+            });
             // Arrow keys from here on (learnt or pinned): the rest in the order that
             // needs the fewest of them.
             let by_arrows = pinned.or(self.model.method) == Some(InputMethod::Keys)
@@ -130,18 +130,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     Look::Changed(why) => return Ok(Played::Paused(why)),
                 }
             }
-            let lagging_trial = self.config.input.method.is_none()
-                && pinned == Some(InputMethod::Click)
-                && self.model.arrows == Arrows::Untried
-                && self.model.method.is_none();
+            let lagging_trial =
+                lagging && self.model.arrows == Arrows::Untried && self.model.method.is_none();
             if let (true, Some(from)) = (lagging_trial, selected.filter(|&s| s != m.cell)) {
                 match self.arrows_despite_lag(m, from, &expect, start, map)? {
                     None => selected = None,
                     Some(Observed::Stop(played)) => return Ok(played),
                     Some(Observed::Entered) => {
-                        if self.model.arrows == Arrows::Preferred {
-                            pinned = Some(InputMethod::Keys);
-                        }
                         selected = Some(m.cell);
                         typed.push(m);
                         expect[m.cell] = m.digit;
