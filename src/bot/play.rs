@@ -67,9 +67,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         let mut ordered = false;
         while index < queue.len() {
-            let pinned = self.config.input.method.or_else(|| {
-                lagging.then(|| self.model.method.unwrap_or(InputMethod::Click))
-            });
+            let pinned = self
+                .config
+                .input
+                .method
+                .or_else(|| lagging.then(|| self.model.method.unwrap_or(InputMethod::Click)));
             // Arrow keys from here on (learnt or pinned): the rest in the order that
             // needs the fewest of them.
             let by_arrows = pinned.or(self.model.method) == Some(InputMethod::Keys)
