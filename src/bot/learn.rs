@@ -157,13 +157,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 } else {
                     None
                 };
-                for key in arrow_path(from, m.cell) {
-                    if let Some(stop) = self.focus_lost(start, map)? {
-                        return Ok(Observed::Stop(stop));
-                    }
-                    self.input.key(key)?;
-                    self.last_input = Some(Instant::now());
-                    self.pause(self.pace.after_arrow);
+                if let Some(stop) = self.send_arrows(from, m.cell, start, map)? {
+                    return Ok(Observed::Stop(stop));
                 }
                 *selected = Some(m.cell);
                 if let Some(before) = looks_before {
@@ -495,13 +490,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         self.check_user(m.cell)?;
         self.model.arrows = Arrows::OnTrial;
         let before = self.still_looks(from, map, origin)?;
-        for key in arrow_path(from, m.cell) {
-            if let Some(stop) = self.focus_lost(start, map)? {
-                return Ok(Some(Observed::Stop(stop)));
-            }
-            self.input.key(key)?;
-            self.last_input = Some(Instant::now());
-            self.pause(self.pace.after_arrow);
+        if let Some(stop) = self.send_arrows(from, m.cell, start, map)? {
+            return Ok(Some(Observed::Stop(stop)));
         }
         match self.arrows_took(&before, from, m.cell, map, origin)? {
             Selection::Moved => {}

@@ -207,12 +207,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 left_pointer_at = Some(m.at);
                 self.pause(delays.after_click);
             } else if let Some(from) = selected {
-                for key in arrow_path(from, m.cell) {
-                    if let Some(stop) = self.focus_lost(start, map)? {
-                        return Ok(stop);
-                    }
-                    self.input.key(key)?;
-                    self.pause(delays.after_arrow);
+                if let Some(stop) = self.send_arrows(from, m.cell, start, map)? {
+                    return Ok(stop);
                 }
             }
             match pad {
@@ -483,6 +479,26 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             cell_names(&wrong)
         );
         Ok(Look::Retype(wrong))
+    }
+
+    /// Sends the arrow keys from cell `from` to cell `to`, each after the focus check
+    /// and followed by `delays.after_arrow`; `Some` when play must stop instead.
+    pub(super) fn send_arrows(
+        &mut self,
+        from: usize,
+        to: usize,
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Option<Played>, BotError> {
+        for key in arrow_path(from, to) {
+            if let Some(stop) = self.focus_lost(start, map)? {
+                return Ok(Some(stop));
+            }
+            self.input.key(key)?;
+            self.last_input = Some(Instant::now());
+            self.pause(self.pace.after_arrow);
+        }
+        Ok(None)
     }
 
     /// Why no input may go to the game now, else `None`: the window moved, was
