@@ -53,9 +53,18 @@ fn plays_every_empty_cell_at_its_centre_and_verifies() {
             y: 169 + 78 + 32
         }
     );
-    // Clicks and keys alternate: click, digit, click, digit...
+    // Clicks and keys alternate: click, digit, click, digit... The first click showed
+    // no selection (this game draws none): one arrow key looked for a keyboard-only
+    // game's cursor, and the next one undid it, before the first digit.
     assert!(
-        matches!(g.events[0], Event::Click(_)) && matches!(g.events[1], Event::Key(Key::Digit(_)))
+        matches!(g.events[0], Event::Click(_))
+            && matches!(g.events[1], Event::Key(Key::Right))
+            && matches!(g.events[2], Event::Key(Key::Left))
+            && matches!(g.events[3], Event::Key(Key::Digit(_)))
+            && matches!(g.events[4], Event::Click(_))
+            && matches!(g.events[5], Event::Key(Key::Digit(_))),
+        "{:?}",
+        &g.events[..6]
     );
 }
 
@@ -559,7 +568,8 @@ fn the_watch_waits_for_a_focus_thief_to_let_go_then_plays() {
     }
     assert_eq!(
         game.borrow().events.len(),
-        10,
+        // Five clicks and five digits, and the two arrows of the first move (above).
+        12,
         "input sent while the thief had the focus"
     );
     // The user closes the other window: the bot takes up the game again.
@@ -1032,7 +1042,36 @@ fn a_game_that_takes_the_focus_late_is_played_slower_until_digits_land() {
     assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
 }
 
+#[test]
+fn a_game_that_draws_its_selection_late_is_played_with_arrow_keys_without_a_probe() {
+    let game = solved_sim_game(|g| {
+        // The focus, and the frame that shows it, follow a click 60 ms late.
+        g.focus_delay = Some(std::time::Duration::from_millis(60));
+        g.draws_selection = true;
+    });
+    let g = game.borrow();
+    // The first move's click and then arrows, which need no focus after a click: no
+    // probe of the late focus (a click on a given, then on the cell).
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.events);
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+    assert!(g.misplaced_at.is_empty(), "{:?}", g.misplaced_at);
+}
+
 // ---- Learning how the game takes digits ---------------------------------------------
+
+#[test]
+fn a_keyboard_only_game_is_played_from_its_cursor_found_before_any_digit() {
+    let game = solved_sim_game(|g| {
+        g.clicks_ignored = true;
+        g.draws_selection = true;
+        g.selected = Some(0);
+    });
+    let g = game.borrow();
+    // One click, which showed nothing; the cursor was found by an arrow key before a
+    // digit key went anywhere: every digit typed went into its cell.
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
 
 #[test]
 fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {

@@ -34,6 +34,9 @@ const TRIES: u32 = 4;
 /// screen, the digit typed after them): a success shows sooner and ends the look, a
 /// machine that stalls for a moment should not cost the game its cheaper input.
 const ARROW_LOOK_MS: u64 = 300;
+/// How long each arrow key gets to show the game's cursor moving, when digit keys
+/// showed nothing.
+const CURSOR_LOOK_MS: u64 = 300;
 /// Tries of a digit key after a click that showed no selection.
 const TRIES_UNSELECTED: u32 = 2;
 /// Grey levels a block of a cell must change by for the cell to look different.
@@ -66,6 +69,9 @@ pub(super) struct Model {
     /// Whether a probe showed that keys right after a click reach the clicked cell
     /// although its selection is drawn late.
     pub focus_in_time: bool,
+    /// Whether the game's own cursor was looked for right after a click that showed
+    /// no selection (a keyboard-only game).
+    pub cursor_probed: bool,
     /// The search for shorter pauses, once the game is learnt.
     pub trial: pace::Trial,
     /// Whether arrow keys were tried in place of clicks, and how that went.
@@ -127,8 +133,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let mut first_try = true;
         self.model.started.get_or_insert_with(Instant::now);
         for attempt in 0..3 {
-            let probing = attempt == 0 && self.model.focus_gap.is_some();
-            if attempt == 0 && !probing && self.arrows_worth_a_try(m.cell, *selected) {
+            // A game that draws its selection late may take the focus late after a
+            // click: arrow keys, which need no click, are tried first, and the probe
+            // of the click's focus is only needed when they fail.
+            let try_arrows = attempt == 0 && self.arrows_worth_a_try(m.cell, *selected);
+            let by_arrows = self.model.method == Some(InputMethod::Keys) && selected.is_some();
+            let probing =
+                attempt == 0 && !try_arrows && !by_arrows && self.model.focus_gap.is_some();
+            if try_arrows {
                 debug!(
                     "trying arrow keys in place of a click for {}",
                     cell_name(m.cell)
@@ -222,6 +234,26 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                             );
                             self.model.method = Some(InputMethod::Keys);
                         }
+                    }
+                }
+                // A click that showed nothing may have missed a keyboard-only game:
+                // one arrow key shows its cursor (two cells swap looks) before a digit
+                // key is spent on a cell the game never selected.
+                if clicked.shown_after.is_none()
+                    && self.model.shows_selection == Some(false)
+                    && self.model.method.is_none()
+                    && !self.model.cursor_probed
+                    && !quiet
+                {
+                    self.model.cursor_probed = true;
+                    if let Some(cursor) = self.cursor_probe(map, origin, start)? {
+                        info!(
+                            "learnt: a click shows nothing and arrow keys move the game's cursor (now at {}); playing with the keyboard only",
+                            cell_name(cursor)
+                        );
+                        self.model.method = Some(InputMethod::Keys);
+                        *selected = Some(cursor);
+                        continue;
                     }
                 }
                 if selected.is_none() || self.model.method != Some(InputMethod::Keys) {
@@ -453,12 +485,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// Whether the next move is worth playing with arrow keys on trial: the game is
     /// clicked by default, shows the cell a click selects, and the last move (to
-    /// `selected`, another cell than `cell`) went in as expected.
+    /// `selected`, another cell than `cell`) went in as expected, or went in with its
+    /// selection drawn late (arrows then spare the probe of a late focus).
     fn arrows_worth_a_try(&self, cell: usize, selected: Option<usize>) -> bool {
         self.model.arrows == Arrows::Untried
             && self.model.method.is_none()
             && self.model.shows_selection == Some(true)
-            && self.model.confirmed >= 1
+            && (self.model.confirmed >= 1 || self.model.focus_gap.is_some())
             && selected.is_some_and(|s| s != cell)
     }
 
@@ -578,10 +611,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let wait = self.first_wait().max(ARROW_LOOK_MS);
         let at = Instant::now();
         while at.elapsed() < Duration::from_millis(wait) {
-            let now = self.cell_looks(map, origin)?;
-            let changed: Vec<usize> = (0..81)
-                .filter(|&i| looks_differ(&before[i], &now[i]))
-                .collect();
+            let changed = self.changed_cells(before, map, origin)?;
             if changed.len() > 40 {
                 let why = format!(
                     "arrow keys changed {} cells of the grid (the page scrolled?); looking again",
@@ -601,6 +631,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             cell_name(to)
         ));
         Ok(Selection::Stayed)
+    }
+
+    /// The cells that look different now from `before`.
+    fn changed_cells(
+        &mut self,
+        before: &[Look; 81],
+        map: &CellMap,
+        origin: (i32, i32),
+    ) -> Result<Vec<usize>, BotError> {
+        let now = self.cell_looks(map, origin)?;
+        Ok((0..81)
+            .filter(|&i| looks_differ(&before[i], &now[i]))
+            .collect())
     }
 
     /// How long the first look after an input waits before calling it lost: longer on
@@ -727,10 +770,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 if !drawing && at.elapsed() >= Duration::from_millis(wait) {
                     break;
                 }
-                let now = self.cell_looks(map, origin)?;
-                let changed: Vec<usize> = (0..81)
-                    .filter(|&i| looks_differ(&before[i], &now[i]))
-                    .collect();
+                let changed = self.changed_cells(before, map, origin)?;
                 if changed.contains(&m.cell) {
                     drawn_after.get_or_insert(at.elapsed().as_millis() as u64);
                 }
@@ -808,7 +848,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// Finds the game's own cursor: one arrow key moves it, and the two cells whose
-    /// look that swaps are where it was and where it is now.
+    /// look that swaps are where it was and where it is now. Right is tried, then Left.
     fn find_cursor(
         &mut self,
         map: &CellMap,
@@ -816,36 +856,69 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         start: &WindowView,
     ) -> Result<Option<usize>, BotError> {
         for key in [Key::Right, Key::Left] {
-            let before = self.cell_looks(map, origin)?;
-            if self.focus_lost(start, map)?.is_some() {
-                return Ok(None);
-            }
-            self.input.key(key)?;
-            self.last_input = Some(Instant::now());
-            let at = Instant::now();
-            while at.elapsed() < Duration::from_millis(300) {
-                let now = self.cell_looks(map, origin)?;
-                let changed: Vec<usize> = (0..81)
-                    .filter(|&i| looks_differ(&before[i], &now[i]))
-                    .collect();
-                if let [a, b] = changed[..] {
-                    if a / 9 == b / 9 {
-                        // Right moves to the right-hand cell, unless it wrapped round.
-                        let wrapped = b - a > 1;
-                        return Ok(Some(match (key, wrapped) {
-                            (Key::Right, false) | (Key::Left, true) => b,
-                            _ => a,
-                        }));
-                    }
-                }
-                if changed.len() > 2 {
-                    debug!("an arrow key changed {} cells", changed.len());
-                    break;
-                }
-                self.pause(10);
+            if let Some(cursor) = self.cursor_after(key, CURSOR_LOOK_MS, map, origin, start)? {
+                return Ok(Some(cursor));
             }
         }
         Ok(None)
+    }
+
+    /// Sends the arrow `key` and watches the grid for `wait` ms: two cells of a row
+    /// that take on new looks are where the game's cursor was and where it is now
+    /// (returned). `None` when nothing like that showed, or when the game lost the
+    /// keyboard focus (then nothing is sent).
+    fn cursor_after(
+        &mut self,
+        key: Key,
+        wait: u64,
+        map: &CellMap,
+        origin: (i32, i32),
+        start: &WindowView,
+    ) -> Result<Option<usize>, BotError> {
+        let before = &self.cell_looks(map, origin)?;
+        if self.focus_lost(start, map)?.is_some() {
+            return Ok(None);
+        }
+        self.input.key(key)?;
+        self.last_input = Some(Instant::now());
+        let at = Instant::now();
+        while at.elapsed() < Duration::from_millis(wait) {
+            let changed = self.changed_cells(before, map, origin)?;
+            if let [a, b] = changed[..] {
+                if a / 9 == b / 9 {
+                    // Right moves to the right-hand cell, unless it wrapped round.
+                    let wrapped = b - a > 1;
+                    return Ok(Some(match (key, wrapped) {
+                        (Key::Right, false) | (Key::Left, true) => b,
+                        _ => a,
+                    }));
+                }
+            }
+            if changed.len() > 2 {
+                debug!("an arrow key changed {} cells", changed.len());
+                break;
+            }
+            self.pause(10);
+        }
+        Ok(None)
+    }
+
+    /// Looks for a keyboard-only game's cursor after a click that showed nothing: one
+    /// Right, watched for the first look's wait. When it showed nothing, a Left undoes
+    /// it (a game may move a selection it does not draw), unwatched.
+    fn cursor_probe(
+        &mut self,
+        map: &CellMap,
+        origin: (i32, i32),
+        start: &WindowView,
+    ) -> Result<Option<usize>, BotError> {
+        let wait = self.first_wait();
+        let found = self.cursor_after(Key::Right, wait, map, origin, start)?;
+        if found.is_none() && self.focus_lost(start, map)?.is_none() {
+            self.input.key(Key::Left)?;
+            self.last_input = Some(Instant::now());
+        }
+        Ok(found)
     }
 
     /// Where the learnt number pad's button for `digit` is on the screen, when the

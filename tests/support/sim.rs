@@ -200,6 +200,8 @@ pub struct Game {
     pub draws_selection: bool,
     /// Arrow keys do nothing.
     pub arrows_ignored: bool,
+    /// Clicks do nothing (a keyboard-only game: arrow keys move its cursor).
+    pub clicks_ignored: bool,
     /// Arrow keys jump over the givens (to the next cell a digit can go in).
     pub arrows_skip_givens: bool,
     /// Arrow keys scroll the page up by this many pixels (a page that leaves them to
@@ -272,6 +274,7 @@ impl Game {
             failing_captures: 0,
             hide_given: None,
             draws_selection: false,
+            clicks_ignored: false,
             arrows_ignored: false,
             arrows_skip_givens: false,
             arrows_scroll: None,
@@ -394,7 +397,12 @@ impl Game {
     fn render(&self) -> RgbaImage {
         let mut pic = self.picture.clone();
         let (cw, ch) = self.cell_size();
-        if let (true, Some(s)) = (self.draws_selection, self.selected) {
+        // A click's cell is drawn selected once the focus went there.
+        let selected = match (self.focus_delay, self.pending_focus) {
+            (Some(delay), Some((cell, at))) if at.elapsed() >= delay => cell,
+            _ => self.selected,
+        };
+        if let (true, Some(s)) = (self.draws_selection, selected) {
             // A frame a fifth of the cell in from its sides, 3 px wide.
             let x0 = self.corners[0].x + cw * (s % 9) as f32;
             let y0 = self.corners[0].y + ch * (s / 9) as f32;
@@ -741,6 +749,9 @@ impl Input for SimInput {
         }
         if g.user_clicks_after == Some(clicks) {
             g.user_input = Some("a mouse button (1) was pressed".into());
+        }
+        if g.clicks_ignored {
+            return Ok(());
         }
         if let Some(pad) = g.pad.clone() {
             let (wx, wy) = (g.window.x as f32, g.window.y as f32);
