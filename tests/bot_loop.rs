@@ -905,13 +905,19 @@ fn a_digit_the_game_changed_is_fixed_before_the_game_judges_the_grid() {
 fn a_solved_grid_under_a_banner_is_not_played_again() {
     let (game, dir) = setup();
     let mut bot = bot_that_solved_one(&game, dir.path());
-    let typed = game.borrow().events.len();
     // A banner now hides three rows, and the reader takes what shows for digits.
     let mut under_banner = game.borrow().board;
     for i in 36..45 {
         under_banner.set(i / 9, i % 9, (under_banner.cells()[i] % 9) + 1);
     }
-    game.borrow_mut().read_mode = ReadMode::Misread(under_banner);
+    waits_as_covered(&game, &mut bot, ReadMode::Misread(under_banner));
+}
+
+/// Once the reader reads the window as `mode` says (a banner over the solved grid),
+/// the bot's next look waits, calling the grid covered, and types nothing.
+fn waits_as_covered(game: &sim::Shared, bot: &mut sim::SimBot, mode: ReadMode) {
+    let typed = game.borrow().events.len();
+    game.borrow_mut().read_mode = mode;
     game.borrow_mut()
         .picture
         .put_pixel(0, 0, image::Rgba([1, 2, 3, 255]));
@@ -921,6 +927,31 @@ fn a_solved_grid_under_a_banner_is_not_played_again() {
         "{step:?}"
     );
     assert_eq!(game.borrow().events.len(), typed, "typed over the banner");
+}
+
+#[test]
+fn a_banner_read_as_clashing_digits_over_the_solved_grid_is_waited_out_not_refused() {
+    let (game, dir) = setup();
+    let mut bot = bot_that_solved_one(&game, dir.path());
+    // The banner's words over row 5 read as digits, two of them the same: the reader
+    // refuses the grid for a clash.
+    let mut under_banner = game.borrow().board;
+    for c in 0..9 {
+        under_banner.set(4, c, 8);
+    }
+    let doubtful: Vec<usize> = (36..45).collect();
+    waits_as_covered(&game, &mut bot, ReadMode::Clashing(under_banner, doubtful));
+    let refused = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("refused")
+        })
+        .count();
+    assert_eq!(
+        refused, 0,
+        "a refused-puzzle picture was saved for a banner"
+    );
 }
 
 #[test]

@@ -470,6 +470,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 info!("the grid reads with clashes in cells the bot typed into; going on with the same puzzle");
                 *reading
             }
+            // The solved grid of the last puzzle under a banner whose words read as
+            // clashing digits: covered, nothing to refuse.
+            Err(ReadError::Doubtful { reading, .. })
+                if self.finished.is_some_and(|(puzzle, solution)| {
+                    still_the_last_puzzle(&reading.grid, &puzzle, &solution).is_some()
+                }) =>
+            {
+                self.last_seen = Some(seen);
+                self.last_reason =
+                    "the last puzzle's solved grid is partly covered (what covers it reads as clashing digits)"
+                        .into();
+                return Ok(Step::Wait(self.last_reason.clone()));
+            }
             Err(ReadError::Doubtful {
                 reason,
                 cells,

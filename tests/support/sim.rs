@@ -89,6 +89,9 @@ pub enum ReadMode {
     CacheEchoes(Grid),
     /// The reader says these cells are doubtful.
     Doubtful(Vec<usize>),
+    /// This grid, whose digits clash, instead of the board: the reader refuses it with
+    /// these cells doubtful.
+    Clashing(Grid, Vec<usize>),
 }
 
 /// Something that happened at the input device.
@@ -680,6 +683,11 @@ impl GridReader for SimReader {
                 reason: format!("{} cells could not be read", cells.len()),
                 cells,
                 reading: Box::new(g.reading_of(g.board)),
+            }),
+            ReadMode::Clashing(grid, cells) => Err(ReadError::Doubtful {
+                reason: "the digits read clash".into(),
+                cells,
+                reading: Box::new(g.reading_of(grid)),
             }),
         }
     }
