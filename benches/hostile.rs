@@ -1,4 +1,4 @@
-//! The cost of reading hostile pictures (issue 14): any picture up to 50 megapixels is
+//! The cost of reading hostile pictures: any picture up to 50 megapixels is
 //! read in 2 s or less with 1 GB peak memory or less on one core, and the daemon's read
 //! of a 1280x1024 window of noise takes 100 ms or less.
 //!
@@ -185,7 +185,7 @@ fn main() {
             continue;
         }
         let path = make();
-        // One core, as the issue's budget says.
+        // One core: the budget is 2 s and 1 GB on one core.
         let out = Command::new("taskset")
             .args(["-c", "0"])
             .arg(&me)

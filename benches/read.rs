@@ -1,4 +1,4 @@
-//! Reader speed (issue 3): an in-process read of a ~700x700 window capture after
+//! Reader speed: an in-process read of a ~700x700 window capture after
 //! warm-up (goal: under 30 ms), and `sudoku-bot read` on a 1280x1024 screen capture as
 //! a whole process, Tesseract start included (goal: under 250 ms).
 //!

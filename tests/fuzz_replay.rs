@@ -1,4 +1,4 @@
-//! The fuzz targets' saved inputs, replayed as ordinary tests on stable (issue 14): the
+//! The fuzz targets' saved inputs, replayed as ordinary tests on stable: the
 //! corpus each target grew (fuzz/corpus/TARGET/) and every input that once crashed,
 //! hung or ran out of memory (fuzz/regressions/TARGET/, one file each, named for what
 //! it found). The checks are the targets' own (fuzz/harness.rs): no panic, and each

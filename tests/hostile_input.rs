@@ -1,4 +1,4 @@
-//! Hostile input as a user could feed it (issue 14): pictures that are not sudokus but
+//! Hostile input as a user could feed it: pictures that are not sudokus but
 //! look like lattices, pictures too big to read, puzzle input without line breaks.
 //! Each gets one clear line and the right exit code; real grids, even empty ones,
 //! still read.
@@ -44,7 +44,8 @@ fn save(dir: &Path, name: &str, img: impl Into<image::DynamicImage>) -> String {
 #[test]
 fn graph_paper_and_checkerboards_are_no_sudoku_grid() {
     let dir = tempfile::tempdir().unwrap();
-    // Graph paper: a plain line lattice of 25 px squares, as the issue measured it.
+    // Graph paper: a plain line lattice of 25 px squares, as a user tried it (it once
+    // read as an empty sudoku).
     let paper = GrayImage::from_fn(1920, 1080, |x, y| {
         Luma([if x % 25 == 0 || y % 25 == 0 { 120 } else { 255 }])
     });

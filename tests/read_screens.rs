@@ -68,8 +68,9 @@ fn every_screenshot_fixture_reads_exactly() {
 fn degraded_screenshots_the_reader_cannot_read_are_refused_never_misread() {
     // fixtures/screens/HARD: colour fringes and JPEG quality 50 at 30 px cells, where
     // the reader still refuses. A refusal (doubtful cells, or no grid) is safe; a grid
-    // given as an answer must be the right one. Before issue 11, 11 of the 64 pictures
-    // of this set came out as a confident, wrong grid (givens read as empty cells).
+    // given as an answer must be the right one. Before the reader learnt these styles
+    // (2026-11-23), 11 of the 64 pictures of this set came out as a confident, wrong
+    // grid (givens read as empty cells).
     let hard = labelled("HARD");
     assert!(hard.len() >= 10);
     let mut misread = Vec::new();

@@ -1,4 +1,4 @@
-//! Properties of the solver through its public API (issue 14), on puzzles drawn by a
+//! Properties of the solver through its public API, on puzzles drawn by a
 //! seeded generator (the same cases on every run; a failure prints its puzzle):
 //! every answer is a valid grid that keeps the givens; relabelling digits and
 //! permuting rows, columns, bands and stacks commute with solving; `count_solutions`

@@ -103,7 +103,9 @@ pub fn start() -> Option<Desktop> {
             std::env::var_os("CI").is_none(),
             "Xvfb is not installed, and CI is set: end-to-end tests must run here (scripts/setup.sh --test)"
         );
-        eprintln!("\n*** SKIPPED: Xvfb is not installed, so no end-to-end test ran. Install it with scripts/setup.sh --test ***\n");
+        super::say_skipped(
+            "Xvfb is not installed, so this end-to-end test did not run. Install it with scripts/setup.sh --test",
+        );
         return None;
     }
     Some(Desktop::new())

@@ -78,10 +78,10 @@ fn start_with(compositor: Compositor) -> Option<WaylandDesktop> {
             "{} not installed, and CI is set: the Wayland end-to-end test must run here (scripts/setup.sh --test)",
             missing.join(", ")
         );
-        eprintln!(
-            "\n*** SKIPPED: {} not installed, so the Wayland end-to-end test did not run. Install with scripts/setup.sh --test ***\n",
+        super::say_skipped(&format!(
+            "{} not installed, so the Wayland end-to-end test did not run. Install with scripts/setup.sh --test",
             missing.join(", ")
-        );
+        ));
         return None;
     }
     Some(WaylandDesktop::new(compositor))
