@@ -66,6 +66,11 @@ pub trait Input {
     /// The user's own input since the last call (never the bot's), in a few words, e.g.
     /// "a mouse button (1) was pressed"; `None` when there was none.
     fn user_activity(&mut self) -> Result<Option<String>, InputError>;
+    /// False for a device that sends nothing (a dry run): the bot then prints the moves
+    /// it would play instead of playing them.
+    fn sends(&self) -> bool {
+        true
+    }
 }
 
 /// A boxed device is a device: the backend is chosen at run time.
@@ -84,6 +89,9 @@ impl<T: Input + ?Sized> Input for Box<T> {
     }
     fn user_activity(&mut self) -> Result<Option<String>, InputError> {
         (**self).user_activity()
+    }
+    fn sends(&self) -> bool {
+        (**self).sends()
     }
 }
 
@@ -307,6 +315,9 @@ impl Input for EnigoInput {
 pub struct NoInput;
 
 impl Input for NoInput {
+    fn sends(&self) -> bool {
+        false
+    }
     fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
         Err(InputError::Send(format!("dry run: not clicking at {at}")))
     }

@@ -244,7 +244,6 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     reader: R,
     input: I,
     config: Config,
-    dry_run: bool,
     out: Box<dyn Write>,
     stop: Arc<AtomicBool>,
     /// Fingerprint of the last capture that was read, and the area it covers.
@@ -276,14 +275,14 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
-    /// A bot over `screen`, reading with `reader`, playing through `input` (never touched
-    /// with `dry_run`, when moves go to `out` instead). `stop` ends the loop when set.
+    /// A bot over `screen`, reading with `reader`, playing through `input`, or, when that
+    /// device sends nothing (a dry run, [`Input::sends`]), printing the moves to `out`.
+    /// `stop` ends the loop when set.
     pub fn new(
         screen: S,
         reader: R,
         input: I,
         config: Config,
-        dry_run: bool,
         out: Box<dyn Write>,
         stop: Arc<AtomicBool>,
     ) -> Self {
@@ -293,7 +292,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             reader,
             input,
             config,
-            dry_run,
             out,
             stop,
             last_seen: None,
@@ -596,7 +594,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if several {
             info!("the puzzle has more than one solution; playing one of them");
         }
-        if self.dry_run {
+        if !self.input.sends() {
             for m in &moves {
                 writeln!(self.out, "{m}").map_err(BotError::Output)?;
             }

@@ -82,7 +82,7 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
         }
         Ok(None)
     };
-    let bot = Bot::new(screen, reader, input, config, opts.dry_run, out, stop);
+    let bot = Bot::new(screen, reader, input, config, out, stop);
     drive(bot, opts.once, started, reopen).with_context(|| format!("playing window \"{title}\""))
 }
 

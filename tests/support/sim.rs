@@ -573,7 +573,8 @@ pub fn other_window(id: u32, title: &str, over: ScreenRect) -> WindowInfo {
 
 pub struct SimScreen(pub Shared);
 pub struct SimReader(pub Shared);
-pub struct SimInput(pub Shared);
+/// The recording device; the flag: whether it sends (false: a dry run's device).
+pub struct SimInput(pub Shared, pub bool);
 
 impl Screen for SimScreen {
     fn view(&mut self) -> Result<WindowView, ScreenError> {
@@ -739,7 +740,13 @@ impl GridReader for SimReader {
 }
 
 impl Input for SimInput {
+    fn sends(&self) -> bool {
+        self.1
+    }
     fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+        if !self.1 {
+            return Err(InputError::Send(format!("dry run: not clicking at {at}")));
+        }
         let mut g = self.0.borrow_mut();
         g.note_cover();
         g.pointer = at;
@@ -785,6 +792,9 @@ impl Input for SimInput {
     }
 
     fn key(&mut self, key: Key) -> Result<(), InputError> {
+        if !self.1 {
+            return Err(InputError::Send(format!("dry run: not pressing {key:?}")));
+        }
         let mut g = self.0.borrow_mut();
         g.note_cover();
         if let Some(why) = g.key_goes_elsewhere() {
@@ -911,16 +921,16 @@ pub fn quick_config(debug_dir: &Path) -> Config {
 
 pub type SimBot = Bot<SimScreen, SimReader, SimInput>;
 
-/// A bot over the simulated game; `dry_run` sends moves to the returned output.
+/// A bot over the simulated game; `dry_run`: through a device that sends nothing, so
+/// that the moves go to the returned output.
 pub fn bot(game: &Shared, config: Config, dry_run: bool) -> (SimBot, Output, Arc<AtomicBool>) {
     let out = Output::default();
     let stop = Arc::new(AtomicBool::new(false));
     let bot = Bot::new(
         SimScreen(game.clone()),
         SimReader(game.clone()),
-        SimInput(game.clone()),
+        SimInput(game.clone(), !dry_run),
         config,
-        dry_run,
         Box::new(out.clone()),
         stop.clone(),
     );
