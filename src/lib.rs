@@ -9,6 +9,7 @@
 pub mod backend;
 pub mod bot;
 pub mod config;
+pub mod dataset;
 pub mod error;
 pub mod font;
 pub mod grid;

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use sudoku_bot::modes::eval::read_dat;
+use sudoku_bot::dataset::read_dat;
 use sudoku_bot::vision::classifier::DigitClassifier;
 use sudoku_bot::vision::photo::read_photo;
 

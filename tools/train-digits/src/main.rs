@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use ab_glyph::{Font, FontVec};
 use anyhow::{bail, Context};
 use image::{GrayImage, Luma};
-use sudoku_bot::modes::eval::load_desc;
+use sudoku_bot::dataset::load_desc;
 use sudoku_bot::vision::classifier::{
     prepare, softmax, Dense, DigitClassifier, CLASSES, INPUTS, WORK_SIDE,
 };

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use sudoku_bot::modes::eval::{corner_error, corners_match, load_desc};
+use sudoku_bot::dataset::{corner_error, corners_match, load_desc};
 use sudoku_bot::vision::classifier::DigitClassifier;
 use sudoku_bot::vision::photo::{locate_mesh, read_with_mesh, GridMesh};
 use sudoku_bot::vision::ReadError;
