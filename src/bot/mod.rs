@@ -44,11 +44,9 @@ mod pace;
 mod play;
 mod verify;
 
-pub use cells::{arrow_path, plan_moves, CellMap};
-use cells::{check_configured_points, pad_point};
-pub use debug_pictures::default_debug_dir;
-pub use evidence::{classify, Verdict};
-pub use fingerprint::fingerprint;
+pub use cells::arrow_path;
+use cells::{check_configured_points, pad_point, plan_moves, CellMap};
+use fingerprint::fingerprint;
 use learn::Observed;
 
 /// Reads a grid from a picture; [`crate::vision::Reader`] is the real one.
@@ -95,7 +93,7 @@ impl GridReader for Reader {
 
 /// One digit to enter into one cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Move {
+pub(crate) struct Move {
     /// Cell index 0..81, row by row.
     pub cell: usize,
     pub digit: u8,
@@ -216,7 +214,7 @@ enum Played {
 
 /// The one place the bot asks the solver: the unique solution of what was read, or why
 /// it must not be played (and which cells are to blame, when the solver can say).
-pub fn unique_solution(grid: &Grid) -> Result<Grid, (String, Vec<usize>)> {
+fn unique_solution(grid: &Grid) -> Result<Grid, (String, Vec<usize>)> {
     match solver::solve(grid) {
         Solution::Unique(solution) => Ok(solution),
         Solution::Multiple(_) => Err((

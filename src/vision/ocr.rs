@@ -55,12 +55,6 @@ fn start_engine(language: &str, tessdata: Option<&str>) -> Result<LepTess, Strin
 }
 
 impl Ocr {
-    /// Starts Tesseract with the English model (found by leptess in the system's
-    /// tessdata) in the background.
-    pub fn new() -> Ocr {
-        Ocr::with_model("eng", None)
-    }
-
     /// Starts Tesseract with `language`'s model from `tessdata` (else the system's).
     pub fn with_model(language: &str, tessdata: Option<&str>) -> Ocr {
         let (language, tessdata) = (language.to_string(), tessdata.map(str::to_string));
@@ -196,12 +190,6 @@ impl Ocr {
     }
 }
 
-impl Default for Ocr {
-    fn default() -> Ocr {
-        Ocr::new()
-    }
-}
-
 impl Drop for Ocr {
     /// Waits for an engine still starting and shuts it down in order: Tesseract warns
     /// of leaks on stderr when the process ends with an engine alive.
@@ -233,7 +221,7 @@ pub fn prepare(glyph: &GrayImage, height: u32) -> GrayImage {
 
 /// Lays glyphs out in one line, each scaled to [`DIGIT_HEIGHT`] and separated by a
 /// glyph-wide gap, for reading many distinct glyphs in one Tesseract call.
-pub fn line_of(glyphs: &[GrayImage]) -> GrayImage {
+fn line_of(glyphs: &[GrayImage]) -> GrayImage {
     let crops: Vec<GrayImage> = glyphs.iter().map(|g| prepare(g, DIGIT_HEIGHT)).collect();
     let w: u32 = crops.iter().map(|c| c.width()).sum();
     let h = DIGIT_HEIGHT + 2 * PADDING;

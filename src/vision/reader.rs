@@ -1005,13 +1005,6 @@ fn check(reading: Reading) -> Result<Reading, ReadError> {
     Ok(reading)
 }
 
-/// Convenience for tests and tools: read a picture file with a fresh reader.
-pub fn read_file(path: &Path) -> Result<Reading, anyhow::Error> {
-    let img = image::open(path)?;
-    let mut reader = Reader::new()?;
-    Ok(reader.read(&img, None)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
