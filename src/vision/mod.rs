@@ -99,6 +99,7 @@ pub mod reader;
 
 pub use reader::{ReadError, Reader, ReaderOptions};
 pub mod classifier;
+pub mod components;
 pub mod debug;
 pub mod dots;
 pub mod glyphs;
