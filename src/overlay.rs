@@ -11,7 +11,7 @@ use image::{GrayImage, RgbImage};
 
 use crate::font::rasterize;
 use crate::grid::Grid;
-use crate::vision::geometry::Homography;
+use crate::vision::geometry::{bilinear, Homography};
 use crate::vision::{Point, Reading};
 
 /// Pixels a cell is rasterised at before warping into the picture.
@@ -230,18 +230,6 @@ fn draw_warped(
             }
         }
     }
-}
-
-fn bilinear(img: &GrayImage, x: f32, y: f32) -> f32 {
-    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let at = |x: u32, y: u32| {
-        img.get_pixel(x.min(img.width() - 1), y.min(img.height() - 1))
-            .0[0] as f32
-    };
-    let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1, y0) * fx;
-    let bottom = at(x0, y0 + 1) * (1.0 - fx) + at(x0 + 1, y0 + 1) * fx;
-    top * (1.0 - fy) + bottom * fy
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ use image::{GrayImage, Luma};
 
 use super::classifier::{DigitClassifier, CLASSES, WORK_SIDE};
 use super::components::{Flood, Neighbours};
-use super::geometry::Homography;
+use super::geometry::{bilinear, Homography};
 use super::{CellReading, Method, Point, ReadError, Reading, Rect};
 use crate::grid::Grid;
 
@@ -135,7 +135,7 @@ impl GridMesh {
         for y in 0..side {
             for x in 0..side {
                 let p = self.map((x as f32 - pad as f32) / s, (y as f32 - pad as f32) / s);
-                square.put_pixel(x, y, Luma([sample(gray, p.x, p.y)]));
+                square.put_pixel(x, y, Luma([bilinear(gray, p.x, p.y).round() as u8]));
             }
         }
         (ink_mask(&square, (s * 0.6) as u32), pad)
@@ -219,7 +219,7 @@ impl GridMesh {
         for y in 0..side {
             for x in 0..side {
                 let p = self.map(c + (x as f32 + 0.5) * step, r + (y as f32 + 0.5) * step);
-                out.put_pixel(x, y, Luma([sample(gray, p.x, p.y)]));
+                out.put_pixel(x, y, Luma([bilinear(gray, p.x, p.y).round() as u8]));
             }
         }
         out
@@ -296,20 +296,6 @@ fn fill_gaps(line: &mut [f32; 9]) {
             line[j] = w[1];
         }
     }
-}
-
-/// Bilinear sample of `gray` at (x, y); outside the picture, the nearest edge pixel.
-pub fn sample(gray: &GrayImage, x: f32, y: f32) -> u8 {
-    let (w, h) = gray.dimensions();
-    let x = x.clamp(0.0, (w - 1) as f32);
-    let y = y.clamp(0.0, (h - 1) as f32);
-    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let p = |x, y| gray.get_pixel(x, y)[0] as f32;
-    let top = p(x0, y0) + (p(x1, y0) - p(x0, y0)) * fx;
-    let bottom = p(x0, y1) + (p(x1, y1) - p(x0, y1)) * fx;
-    (top + (bottom - top) * fy).round().clamp(0.0, 255.0) as u8
 }
 
 /// Ink mask (255 ink, 0 paper): a pixel darker than the mean of the square of
