@@ -49,21 +49,21 @@ pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<[u32; 4]> {
     }
     let mut clusters: Vec<(usize, [u32; 4])> = Vec::new(); // (root, box) with a count
     let mut counts: Vec<usize> = Vec::new();
-    for i in 0..dots.len() {
+    for (i, dot) in dots.iter().enumerate() {
         let r = root(&mut group, i);
         match clusters.iter().position(|(k, _)| *k == r) {
             Some(c) => {
                 let b = &mut clusters[c].1;
                 *b = [
-                    b[0].min(dots[i][0]),
-                    b[1].min(dots[i][1]),
-                    b[2].max(dots[i][2]),
-                    b[3].max(dots[i][3]),
+                    b[0].min(dot[0]),
+                    b[1].min(dot[1]),
+                    b[2].max(dot[2]),
+                    b[3].max(dot[3]),
                 ];
                 counts[c] += 1;
             }
             None => {
-                clusters.push((r, dots[i]));
+                clusters.push((r, *dot));
                 counts.push(1);
             }
         }

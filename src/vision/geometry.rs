@@ -42,8 +42,9 @@ impl Homography {
                 if row != col {
                     let f = a[row][col] / a[col][col];
                     if f != 0.0 {
-                        for k in col..9 {
-                            a[row][k] -= f * a[col][k];
+                        let pivot_row = a[col];
+                        for (v, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                            *v -= f * p;
                         }
                     }
                 }
