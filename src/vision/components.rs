@@ -59,7 +59,12 @@ impl<F: Fn(u32, u32) -> bool> Flood<F> {
     /// Makes (x, y) a starting pixel of the next [`Flood::fill`] when it is ink not yet
     /// reached; true when it was.
     pub fn seed(&mut self, x: u32, y: u32) -> bool {
-        let k = y as usize * self.width as usize + x as usize;
+        self.seed_at(y as usize * self.width as usize + x as usize, x, y)
+    }
+
+    /// [`Flood::seed`] with the pixel's row-major index `k` known.
+    #[inline]
+    fn seed_at(&mut self, k: usize, x: u32, y: u32) -> bool {
         if self.reached[k] || !(self.is_ink)(x, y) {
             return false;
         }
@@ -71,16 +76,17 @@ impl<F: Fn(u32, u32) -> bool> Flood<F> {
     /// Seeds the next component: its first ink pixel not reached yet, in row order. None
     /// when every component has been reached.
     pub fn next_component(&mut self) -> Option<(u32, u32)> {
+        let w = self.width as usize;
         while self.scan.1 < self.height {
-            let (x, y) = self.scan;
-            self.scan = if x + 1 < self.width {
-                (x + 1, y)
-            } else {
-                (0, y + 1)
-            };
-            if self.seed(x, y) {
-                return Some((x, y));
+            let (from, y) = self.scan;
+            let row = y as usize * w;
+            for x in from..self.width {
+                if self.seed_at(row + x as usize, x, y) {
+                    self.scan = (x + 1, y);
+                    return Some((x, y));
+                }
             }
+            self.scan = (0, y + 1);
         }
         None
     }
@@ -88,29 +94,33 @@ impl<F: Fn(u32, u32) -> bool> Flood<F> {
     /// Reaches every ink pixel connected to the seeds and not reached before, calling
     /// `visit` once on each (the seeds included), depth first.
     pub fn fill(&mut self, mut visit: impl FnMut(u32, u32)) {
+        let w = self.width as usize;
         while let Some((x, y)) = self.stack.pop() {
             visit(x, y);
+            let k = y as usize * w + x as usize;
             match self.neighbours {
                 Neighbours::Four => {
                     if x > 0 {
-                        self.seed(x - 1, y);
+                        self.seed_at(k - 1, x - 1, y);
                     }
                     if x + 1 < self.width {
-                        self.seed(x + 1, y);
+                        self.seed_at(k + 1, x + 1, y);
                     }
                     if y > 0 {
-                        self.seed(x, y - 1);
+                        self.seed_at(k - w, x, y - 1);
                     }
                     if y + 1 < self.height {
-                        self.seed(x, y + 1);
+                        self.seed_at(k + w, x, y + 1);
                     }
                 }
                 Neighbours::Eight => {
-                    let (x0, x1) = (x.saturating_sub(1), (x + 1).min(self.width - 1));
-                    let (y0, y1) = (y.saturating_sub(1), (y + 1).min(self.height - 1));
-                    for ny in y0..=y1 {
-                        for nx in x0..=x1 {
-                            self.seed(nx, ny);
+                    // Rows above, at and below; in each, left to right.
+                    let (x0, x1) = (x.saturating_sub(1), (x + 2).min(self.width));
+                    let (y0, y1) = (y.saturating_sub(1), (y + 2).min(self.height));
+                    for ny in y0..y1 {
+                        let row = ny as usize * w;
+                        for nx in x0..x1 {
+                            self.seed_at(row + nx as usize, nx, ny);
                         }
                     }
                 }
