@@ -11,7 +11,7 @@ use image::{GrayImage, RgbImage};
 
 use crate::font::rasterize;
 use crate::grid::Grid;
-use crate::vision::geometry::Homography;
+use crate::vision::geometry::{bilinear, Homography};
 use crate::vision::{Point, Reading};
 
 /// Pixels a cell is rasterised at before warping into the picture.
@@ -168,14 +168,8 @@ fn cell_quad(reading: &Reading, i: usize) -> [Point; 4] {
         h.apply(c + 1.0, r + 1.0),
         h.apply(c, r + 1.0),
     ];
-    let (x0, x1) = (
-        quad.iter().map(|p| p.x).fold(f32::MAX, f32::min),
-        quad.iter().map(|p| p.x).fold(f32::MIN, f32::max),
-    );
-    let (y0, y1) = (
-        quad.iter().map(|p| p.y).fold(f32::MAX, f32::min),
-        quad.iter().map(|p| p.y).fold(f32::MIN, f32::max),
-    );
+    let (lo, hi) = Point::bounds(&quad);
+    let (x0, y0, x1, y1) = (lo.x, lo.y, hi.x, hi.y);
     let b = reading.cells[i].cell_box;
     if x1 - x0 < 1.0 || y1 - y0 < 1.0 || b.w < 1.0 || b.h < 1.0 {
         return quad;
@@ -197,20 +191,11 @@ fn draw_warped(
     let Some(to_cell) = Homography::grid_to_quad(quad).and_then(|h| h.inverse()) else {
         return;
     };
-    let x0 = quad
-        .iter()
-        .map(|p| p.x)
-        .fold(f32::INFINITY, f32::min)
-        .floor()
-        .max(0.0) as u32;
-    let y0 = quad
-        .iter()
-        .map(|p| p.y)
-        .fold(f32::INFINITY, f32::min)
-        .floor()
-        .max(0.0) as u32;
-    let x1 = (quad.iter().map(|p| p.x).fold(0.0, f32::max).ceil() as u32).min(picture.width());
-    let y1 = (quad.iter().map(|p| p.y).fold(0.0, f32::max).ceil() as u32).min(picture.height());
+    let (lo, hi) = Point::bounds(&quad);
+    let x0 = lo.x.floor().max(0.0) as u32;
+    let y0 = lo.y.floor().max(0.0) as u32;
+    let x1 = (hi.x.ceil() as u32).min(picture.width());
+    let y1 = (hi.y.ceil() as u32).min(picture.height());
     let s = SUPERSAMPLE as f32;
     for y in y0..y1 {
         for x in x0..x1 {
@@ -230,18 +215,6 @@ fn draw_warped(
             }
         }
     }
-}
-
-fn bilinear(img: &GrayImage, x: f32, y: f32) -> f32 {
-    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let at = |x: u32, y: u32| {
-        img.get_pixel(x.min(img.width() - 1), y.min(img.height() - 1))
-            .0[0] as f32
-    };
-    let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1, y0) * fx;
-    let bottom = at(x0, y0 + 1) * (1.0 - fx) + at(x0 + 1, y0 + 1) * fx;
-    top * (1.0 - fy) + bottom * fy
 }
 
 #[cfg(test)]
@@ -322,15 +295,14 @@ mod tests {
             h.apply(2.0, 1.0),
             h.apply(1.0, 1.0),
         ];
-        let (x0, x1) = (
-            q.iter().map(|p| p.x).fold(f32::MAX, f32::min),
-            q.iter().map(|p| p.x).fold(0.0, f32::max),
+        let (lo, hi) = Point::bounds(&q);
+        let inside = ink_in(
+            &img,
+            lo.x as u32,
+            lo.y as u32,
+            hi.x as u32 + 1,
+            hi.y as u32 + 1,
         );
-        let (y0, y1) = (
-            q.iter().map(|p| p.y).fold(f32::MAX, f32::min),
-            q.iter().map(|p| p.y).fold(0.0, f32::max),
-        );
-        let inside = ink_in(&img, x0 as u32, y0 as u32, x1 as u32 + 1, y1 as u32 + 1);
         assert_eq!(ink_in(&img, 0, 0, 400, 400), inside, "nothing outside r1c2");
     }
 }

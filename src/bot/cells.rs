@@ -2,7 +2,7 @@
 //! reading (or the configured grid), the number pad's buttons, arrow-key paths.
 
 use super::*;
-use crate::vision::Rect;
+use crate::vision::{Point, Rect};
 
 /// Where the cells of the grid lie on the screen right now.
 #[derive(Debug, Clone)]
@@ -55,10 +55,8 @@ impl CellMap {
             let p = reading.cell_center(i);
             *c = round(rx + p.x + dx, ry + p.y + dy);
         }
-        let xs = reading.corners.iter().map(|p| p.x);
-        let ys = reading.corners.iter().map(|p| p.y);
-        let (x0, x1) = xs.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
-        let (y0, y1) = ys.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let (lo, hi) = Point::bounds(&reading.corners);
+        let (x0, y0, x1, y1) = (lo.x, lo.y, hi.x, hi.y);
         let grid = ScreenRect {
             x: (rx + x0).floor() as i32,
             y: (ry + y0).floor() as i32,

@@ -29,27 +29,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if keep == 0 {
             return None;
         }
-        let mut canvas = picture.to_rgba8();
-        if let Some(reading) = reading {
-            for &i in cells {
-                if let Some(cell) = reading.cells.get(i) {
-                    let b = cell.cell_box;
-                    for inset in 0..3 {
-                        let rect =
-                            imageproc::rect::Rect::at(b.x as i32 + inset, b.y as i32 + inset)
-                                .of_size(
-                                    (b.w as u32).saturating_sub(2 * inset as u32).max(1),
-                                    (b.h as u32).saturating_sub(2 * inset as u32).max(1),
-                                );
-                        imageproc::drawing::draw_hollow_rect_mut(
-                            &mut canvas,
-                            rect,
-                            image::Rgba([230, 0, 0, 255]),
-                        );
-                    }
-                }
-            }
-        }
+        let canvas = match reading {
+            Some(reading) => crate::vision::debug::doubtful_cells(picture, reading, cells),
+            None => picture.to_rgb8(),
+        };
         let saved = std::fs::create_dir_all(&dir)
             .map_err(|e| e.to_string())
             .and_then(|_| canvas.save(&path).map_err(|e| e.to_string()));

@@ -69,13 +69,9 @@ fn mark_doubtful(
     cells: &[usize],
 ) {
     let Some(dir) = dir else { return };
-    let mut img = picture.to_rgb8();
-    for &i in cells {
-        debug::frame(
-            &mut img,
-            &reading.cells[i].cell_box,
-            image::Rgb([230, 30, 30]),
-        );
-    }
-    debug::save(dir, "doubtful.png", &img);
+    debug::save(
+        dir,
+        "doubtful.png",
+        &debug::doubtful_cells(picture, reading, cells),
+    );
 }

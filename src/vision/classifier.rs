@@ -15,6 +15,8 @@
 
 use image::GrayImage;
 
+use super::components::{Flood, Neighbours};
+
 /// Classes: 0 empty, 1-9 the digits.
 pub const CLASSES: usize = 10;
 /// Side of the normalised digit picture fed to the model.
@@ -444,37 +446,23 @@ struct Components {
 fn label_components(mask: &[bool], n: usize) -> Components {
     let mut ids = vec![0u32; n * n];
     let mut parts = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..n * n {
-        if !mask[start] || ids[start] != 0 {
-            continue;
-        }
+    let side = n as u32;
+    let mut flood = Flood::new(side, side, Neighbours::Eight, |x, y| {
+        mask[y as usize * n + x as usize]
+    });
+    while flood.next_component().is_some() {
         let id = parts.len() as u32 + 1;
         let mut count = 0;
         let (mut x0, mut y0, mut x1, mut y1) = (n, n, 0, 0);
-        ids[start] = id;
-        stack.push(start);
-        while let Some(p) = stack.pop() {
-            let (x, y) = (p % n, p / n);
+        flood.fill(|x, y| {
+            let (x, y) = (x as usize, y as usize);
+            ids[y * n + x] = id;
             count += 1;
             x0 = x0.min(x);
             y0 = y0.min(y);
             x1 = x1.max(x);
             y1 = y1.max(y);
-            for dy in -1isize..=1 {
-                for dx in -1isize..=1 {
-                    let (nx, ny) = (x as isize + dx, y as isize + dy);
-                    if nx < 0 || ny < 0 || nx >= n as isize || ny >= n as isize {
-                        continue;
-                    }
-                    let q = ny as usize * n + nx as usize;
-                    if mask[q] && ids[q] == 0 {
-                        ids[q] = id;
-                        stack.push(q);
-                    }
-                }
-            }
-        }
+        });
         parts.push((count, (x0, y0, x1, y1)));
     }
     Components { ids, parts }

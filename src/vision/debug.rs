@@ -8,11 +8,14 @@
 //!   red `?` where nothing could be read
 //! - `no-grid.png`  the picture, when no grid was found
 //!
+//! [`doubtful_cells`] frames the cells a refused read doubts (`overlay --debug` writes it
+//! as `doubtful.png`, the watch loop as `refused-*.png`).
+//!
 //! Photos (read by the classifier) get `1-grid.png` and `3-read.png`.
 
 use std::path::Path;
 
-use image::{Rgb, RgbImage};
+use image::{DynamicImage, Rgb, RgbImage};
 use imageproc::drawing::{draw_hollow_rect_mut, draw_line_segment_mut};
 use imageproc::rect::Rect as PixRect;
 
@@ -129,8 +132,19 @@ pub fn write_photo(dir: &Path, picture: &RgbImage, reading: &Reading) {
     write_read(dir, picture, reading);
 }
 
-/// A 3 px frame around a box, for marking cells.
-pub fn frame(img: &mut RgbImage, r: &Rect, colour: Rgb<u8>) {
+/// The picture with `cells` (indices into `reading.cells`) framed in red, 3 px inside
+/// each cell's box: the doubtful cells of a read that was refused or did not solve,
+/// for the user to look at.
+pub fn doubtful_cells(picture: &DynamicImage, reading: &Reading, cells: &[usize]) -> RgbImage {
+    let mut img = picture.to_rgb8();
+    for cell in cells.iter().filter_map(|&i| reading.cells.get(i)) {
+        frame(&mut img, &cell.cell_box, RED);
+    }
+    img
+}
+
+/// A 3 px frame inside a box, for marking cells.
+fn frame(img: &mut RgbImage, r: &Rect, colour: Rgb<u8>) {
     for k in 0..3 {
         let k = k as f32;
         rect(

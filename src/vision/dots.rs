@@ -5,6 +5,8 @@
 
 use image::{GrayImage, Luma};
 
+use super::components::{Flood, Neighbours};
+
 /// Dots of one digit stand at most this share of the cell height apart (at least 2 px).
 const DOT_GAP: f32 = 0.05;
 /// A dot is at most this share of the cell height each way (pencil marks, the smallest
@@ -47,21 +49,21 @@ pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<[u32; 4]> {
     }
     let mut clusters: Vec<(usize, [u32; 4])> = Vec::new(); // (root, box) with a count
     let mut counts: Vec<usize> = Vec::new();
-    for i in 0..dots.len() {
+    for (i, dot) in dots.iter().enumerate() {
         let r = root(&mut group, i);
         match clusters.iter().position(|(k, _)| *k == r) {
             Some(c) => {
                 let b = &mut clusters[c].1;
                 *b = [
-                    b[0].min(dots[i][0]),
-                    b[1].min(dots[i][1]),
-                    b[2].max(dots[i][2]),
-                    b[3].max(dots[i][3]),
+                    b[0].min(dot[0]),
+                    b[1].min(dot[1]),
+                    b[2].max(dot[2]),
+                    b[3].max(dot[3]),
                 ];
                 counts[c] += 1;
             }
             None => {
-                clusters.push((r, dots[i]));
+                clusters.push((r, *dot));
                 counts.push(1);
             }
         }
@@ -90,29 +92,14 @@ const MESH_DOT_PIXELS: usize = 8;
 /// pixels on average. A solid stroke is one or two big pieces.
 pub fn is_mesh(ink: &GrayImage) -> bool {
     let (w, h) = ink.dimensions();
-    let mut seen: Vec<bool> = ink.pixels().map(|p| p.0[0] < 128).collect();
+    let raw = ink.as_raw();
+    let mut flood = Flood::new(w, h, Neighbours::Four, |x, y| {
+        raw[y as usize * w as usize + x as usize] >= 128
+    });
     let (mut pieces, mut total) = (0usize, 0usize);
-    let mut stack = Vec::new();
-    for start in 0..seen.len() {
-        if seen[start] {
-            continue;
-        }
+    while flood.next_component().is_some() {
         pieces += 1;
-        seen[start] = true;
-        stack.push(start);
-        while let Some(k) = stack.pop() {
-            total += 1;
-            let (x, y) = ((k as u32 % w) as i64, (k as u32 / w) as i64);
-            for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] {
-                if nx >= 0 && ny >= 0 && nx < w as i64 && ny < h as i64 {
-                    let n = (ny as u32 * w + nx as u32) as usize;
-                    if !seen[n] {
-                        seen[n] = true;
-                        stack.push(n);
-                    }
-                }
-            }
-        }
+        flood.fill(|_, _| total += 1);
     }
     pieces >= MIN_DOTS && total <= MESH_DOT_PIXELS * pieces
 }

@@ -3,7 +3,10 @@
 //! A homography is fixed by four point pairs (the grid's corners and the corners of the
 //! 9x9 cell square); it maps a photo's skewed grid to a square for reading, and back
 //! for clicking cells and drawing answers. Solved as the usual 8x8 linear system
-//! (Hartley & Zisserman, "Multiple View Geometry", 4.1, with h33 = 1).
+//! (Hartley & Zisserman, "Multiple View Geometry", 4.1, with h33 = 1). A picture is
+//! warped through one by [`bilinear`] sampling at the mapped points.
+
+use image::GrayImage;
 
 use super::Point;
 
@@ -39,8 +42,9 @@ impl Homography {
                 if row != col {
                     let f = a[row][col] / a[col][col];
                     if f != 0.0 {
-                        for k in col..9 {
-                            a[row][k] -= f * a[col][k];
+                        let pivot_row = a[col];
+                        for (v, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                            *v -= f * p;
                         }
                     }
                 }
@@ -97,6 +101,22 @@ impl Homography {
     }
 }
 
+/// Bilinear interpolation of `gray` at (x, y), pixel (i, j) standing at (i, j): the four
+/// pixels around the point, each weighted by its nearness along x, then along y.
+/// Outside the picture, the value at the nearest point of its edge.
+pub fn bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
+    let (w, h) = gray.dimensions();
+    let x = x.clamp(0.0, (w - 1) as f32);
+    let y = y.clamp(0.0, (h - 1) as f32);
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let p = |x, y| gray.get_pixel(x, y)[0] as f32;
+    let top = p(x0, y0) + (p(x1, y0) - p(x0, y0)) * fx;
+    let bottom = p(x0, y1) + (p(x1, y1) - p(x0, y1)) * fx;
+    top + (bottom - top) * fy
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +141,23 @@ mod tests {
         let back = h.inverse().unwrap();
         let p = h.apply(4.5, 2.25);
         assert!(close(back.apply(p.x, p.y), 4.5, 2.25));
+    }
+
+    #[test]
+    fn bilinear_weighs_the_four_pixels_around_and_holds_the_edge_outside() {
+        // 0 100
+        // 200 40
+        let gray = GrayImage::from_raw(2, 2, vec![0, 100, 200, 40]).unwrap();
+        assert_eq!(bilinear(&gray, 1.0, 0.0), 100.0, "on a pixel, its value");
+        assert_eq!(bilinear(&gray, 0.5, 0.0), 50.0);
+        assert_eq!(bilinear(&gray, 0.0, 0.25), 50.0);
+        assert_eq!(bilinear(&gray, 0.5, 0.5), 85.0, "the mean of all four");
+        assert_eq!(
+            bilinear(&gray, 3.0, -2.0),
+            100.0,
+            "past the top right: that corner"
+        );
+        assert_eq!(bilinear(&gray, 0.5, 9.0), 120.0, "below: the bottom row");
     }
 
     #[test]

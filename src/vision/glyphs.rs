@@ -11,6 +11,7 @@
 
 use image::{GrayImage, Luma, RgbImage};
 
+use super::components::{Flood, Neighbours};
 use super::locate::Lattice;
 use super::regions::Regions;
 use super::Rect;
@@ -180,57 +181,24 @@ fn edge_ink_in_middle(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
     }
     let (w, h) = (cx1 - cx0, cy1 - cy0);
     let is_ink = |x: u32, y: u32| distance(img.get_pixel(cx0 + x, cy0 + y).0, bg) > INK_CONTRAST;
-    let mut seen = vec![false; (w * h) as usize];
-    let mut stack = Vec::new();
+    let mut flood = Flood::new(w, h, Neighbours::Eight, is_ink);
     for x in 0..w {
         for y in [0, h - 1] {
-            stack.push((x, y));
+            flood.seed(x, y);
         }
     }
     for y in 0..h {
         for x in [0, w - 1] {
-            stack.push((x, y));
+            flood.seed(x, y);
         }
-    }
-    stack.retain(|&(x, y)| is_ink(x, y));
-    for &(x, y) in &stack {
-        seen[(y * w + x) as usize] = true;
     }
     let (mx0, mx1) = (w * 3 / 10, w - w * 3 / 10);
     let (my0, my1) = (h * 3 / 10, h - h * 3 / 10);
     let mut middle = false;
-    flood((w, h), &mut seen, &mut stack, &is_ink, |px, py| {
+    flood.fill(|px, py| {
         middle |= px >= mx0 && px < mx1 && py >= my0 && py < my1;
     });
     middle
-}
-
-/// 8-connected flood fill over the ink of a `w` x `h` box from the pixels on `stack`
-/// (already marked in `seen`), calling `visit` on each pixel reached.
-fn flood(
-    (w, h): (u32, u32),
-    seen: &mut [bool],
-    stack: &mut Vec<(u32, u32)>,
-    is_ink: &dyn Fn(u32, u32) -> bool,
-    mut visit: impl FnMut(u32, u32),
-) {
-    while let Some((px, py)) = stack.pop() {
-        visit(px, py);
-        for dy in -1i32..=1 {
-            for dx in -1i32..=1 {
-                let (nx, ny) = (px as i32 + dx, py as i32 + dy);
-                if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
-                    continue;
-                }
-                let (nx, ny) = (nx as u32, ny as u32);
-                let k = (ny * w + nx) as usize;
-                if !seen[k] && is_ink(nx, ny) {
-                    seen[k] = true;
-                    stack.push((nx, ny));
-                }
-            }
-        }
-    }
 }
 
 /// The glyph in a box of the picture on background `bg`; `depth` 1 inside a cursor block.
@@ -256,34 +224,25 @@ fn glyph_in(
         .map(|(x, y)| distance(img.get_pixel(cx0 + x, cy0 + y).0, bg))
         .collect();
     let is_ink = |x: u32, y: u32| dist[(y * w + x) as usize] > INK_CONTRAST;
-    // 8-connected blobs by flood fill.
-    let mut seen = vec![false; (w * h) as usize];
+    let mut flood = Flood::new(w, h, Neighbours::Eight, is_ink);
     let mut blobs = Vec::new();
-    let mut stack = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            if seen[(y * w + x) as usize] || !is_ink(x, y) {
-                continue;
-            }
-            let mut b = Blob {
-                x0: x,
-                y0: y,
-                x1: x,
-                y1: y,
-            };
-            seen[(y * w + x) as usize] = true;
-            stack.push((x, y));
-            flood((w, h), &mut seen, &mut stack, &is_ink, |px, py| {
-                b.x0 = b.x0.min(px);
-                b.x1 = b.x1.max(px);
-                b.y0 = b.y0.min(py);
-                b.y1 = b.y1.max(py);
-            });
-            let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
-            let crosses = (b.x0 == 0 && b.x1 == w - 1) || (b.y0 == 0 && b.y1 == h - 1);
-            if !touches || (keep_touching && !crosses) {
-                blobs.push(b);
-            }
+    while let Some((x, y)) = flood.next_component() {
+        let mut b = Blob {
+            x0: x,
+            y0: y,
+            x1: x,
+            y1: y,
+        };
+        flood.fill(|px, py| {
+            b.x0 = b.x0.min(px);
+            b.x1 = b.x1.max(px);
+            b.y0 = b.y0.min(py);
+            b.y1 = b.y1.max(py);
+        });
+        let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
+        let crosses = (b.x0 == 0 && b.x1 == w - 1) || (b.y0 == 0 && b.y1 == h - 1);
+        if !touches || (keep_touching && !crosses) {
+            blobs.push(b);
         }
     }
     let tallest = *blobs.iter().max_by_key(|b| (b.y1 - b.y0, b.x1 - b.x0))?;

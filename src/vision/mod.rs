@@ -22,6 +22,34 @@ pub struct Point {
     pub y: f32,
 }
 
+impl Point {
+    /// The smallest axis-aligned box holding `points` (a cell's or the grid's four
+    /// corners), as its top-left (least x and y) and bottom-right (greatest x and y)
+    /// corners. NaN coordinates are passed over; with no points the box is inside out,
+    /// from `f32::MAX` to `f32::MIN`.
+    pub fn bounds(points: &[Point]) -> (Point, Point) {
+        let mut lo = Point {
+            x: f32::MAX,
+            y: f32::MAX,
+        };
+        let mut hi = Point {
+            x: f32::MIN,
+            y: f32::MIN,
+        };
+        for p in points {
+            lo = Point {
+                x: lo.x.min(p.x),
+                y: lo.y.min(p.y),
+            };
+            hi = Point {
+                x: hi.x.max(p.x),
+                y: hi.y.max(p.y),
+            };
+        }
+        (lo, hi)
+    }
+}
+
 /// An axis-aligned box in picture pixels.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct Rect {
@@ -99,6 +127,7 @@ pub mod reader;
 
 pub use reader::{ReadError, Reader, ReaderOptions};
 pub mod classifier;
+pub mod components;
 pub mod debug;
 pub mod dots;
 pub mod glyphs;
@@ -108,3 +137,17 @@ pub mod photo;
 pub mod regions;
 pub mod rules;
 pub mod signature;
+
+#[cfg(test)]
+mod tests {
+    use super::Point;
+
+    #[test]
+    fn the_bounds_of_a_skewed_quad_reach_its_outermost_corners() {
+        let p = |x, y| Point { x, y };
+        let quad = [p(10.0, 5.0), p(50.5, 8.0), p(47.0, 40.25), p(7.0, 38.0)];
+        assert_eq!(Point::bounds(&quad), (p(7.0, 5.0), p(50.5, 40.25)));
+        let (lo, hi) = Point::bounds(&[p(3.0, f32::NAN), p(1.0, 2.0)]);
+        assert_eq!((lo, hi), (p(1.0, 2.0), p(3.0, 2.0)), "NaN is passed over");
+    }
+}

@@ -22,7 +22,8 @@
 use image::{GrayImage, Luma};
 
 use super::classifier::{DigitClassifier, CLASSES, WORK_SIDE};
-use super::geometry::Homography;
+use super::components::{Flood, Neighbours};
+use super::geometry::{bilinear, Homography};
 use super::{CellReading, Method, Point, ReadError, Reading, Rect};
 use crate::grid::Grid;
 
@@ -134,7 +135,7 @@ impl GridMesh {
         for y in 0..side {
             for x in 0..side {
                 let p = self.map((x as f32 - pad as f32) / s, (y as f32 - pad as f32) / s);
-                square.put_pixel(x, y, Luma([sample(gray, p.x, p.y)]));
+                square.put_pixel(x, y, Luma([bilinear(gray, p.x, p.y).round() as u8]));
             }
         }
         (ink_mask(&square, (s * 0.6) as u32), pad)
@@ -218,7 +219,7 @@ impl GridMesh {
         for y in 0..side {
             for x in 0..side {
                 let p = self.map(c + (x as f32 + 0.5) * step, r + (y as f32 + 0.5) * step);
-                out.put_pixel(x, y, Luma([sample(gray, p.x, p.y)]));
+                out.put_pixel(x, y, Luma([bilinear(gray, p.x, p.y).round() as u8]));
             }
         }
         out
@@ -295,20 +296,6 @@ fn fill_gaps(line: &mut [f32; 9]) {
             line[j] = w[1];
         }
     }
-}
-
-/// Bilinear sample of `gray` at (x, y); outside the picture, the nearest edge pixel.
-pub fn sample(gray: &GrayImage, x: f32, y: f32) -> u8 {
-    let (w, h) = gray.dimensions();
-    let x = x.clamp(0.0, (w - 1) as f32);
-    let y = y.clamp(0.0, (h - 1) as f32);
-    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let p = |x, y| gray.get_pixel(x, y)[0] as f32;
-    let top = p(x0, y0) + (p(x1, y0) - p(x0, y0)) * fx;
-    let bottom = p(x0, y1) + (p(x1, y1) - p(x0, y1)) * fx;
-    (top + (bottom - top) * fy).round().clamp(0.0, 255.0) as u8
 }
 
 /// Ink mask (255 ink, 0 paper): a pixel darker than the mean of the square of
@@ -518,6 +505,29 @@ struct InkPart {
 }
 
 impl InkPart {
+    /// Counts pixel (x, y) in; of pixels equally far out, the first keeps its extreme.
+    fn add(&mut self, x: u32, y: u32) {
+        self.pixels += 1;
+        self.min_x = self.min_x.min(x);
+        self.min_y = self.min_y.min(y);
+        self.max_x = self.max_x.max(x);
+        self.max_y = self.max_y.max(y);
+        let key = |(x, y): (u32, u32), k: usize| -> i64 {
+            let (x, y) = (x as i64, y as i64);
+            match k {
+                0 => -(x + y),
+                1 => x - y,
+                2 => x + y,
+                _ => y - x,
+            }
+        };
+        for k in 0..4 {
+            if key((x, y), k) > key(self.extremes[k], k) {
+                self.extremes[k] = (x, y);
+            }
+        }
+    }
+
     fn bbox_area(&self) -> f32 {
         (self.max_x - self.min_x + 1) as f32 * (self.max_y - self.min_y + 1) as f32
     }
@@ -533,18 +543,12 @@ impl InkPart {
 /// Connected components (8-neighbourhood) of the ink mask, biggest bounding box first.
 fn ink_components(ink: &GrayImage) -> Vec<InkPart> {
     let (w, h) = ink.dimensions();
-    let (wu, hu) = (w as usize, h as usize);
-    let mask: Vec<bool> = ink.as_raw().iter().map(|&v| v > 0).collect();
-    let mut seen = vec![false; wu * hu];
+    let raw = ink.as_raw();
+    let mut flood = Flood::new(w, h, Neighbours::Eight, |x, y| {
+        raw[y as usize * w as usize + x as usize] > 0
+    });
     let mut parts = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..wu * hu {
-        if !mask[start] || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let (sx, sy) = ((start % wu) as u32, (start / wu) as u32);
+    while let Some((sx, sy)) = flood.next_component() {
         let mut part = InkPart {
             pixels: 0,
             min_x: sx,
@@ -553,41 +557,7 @@ fn ink_components(ink: &GrayImage) -> Vec<InkPart> {
             max_y: sy,
             extremes: [(sx, sy); 4],
         };
-        while let Some(p) = stack.pop() {
-            let (x, y) = ((p % wu) as u32, (p / wu) as u32);
-            part.pixels += 1;
-            part.min_x = part.min_x.min(x);
-            part.min_y = part.min_y.min(y);
-            part.max_x = part.max_x.max(x);
-            part.max_y = part.max_y.max(y);
-            let key = |(x, y): (u32, u32), k: usize| -> i64 {
-                let (x, y) = (x as i64, y as i64);
-                match k {
-                    0 => -(x + y),
-                    1 => x - y,
-                    2 => x + y,
-                    _ => y - x,
-                }
-            };
-            for k in 0..4 {
-                if key((x, y), k) > key(part.extremes[k], k) {
-                    part.extremes[k] = (x, y);
-                }
-            }
-            for dy in -1i64..=1 {
-                for dx in -1i64..=1 {
-                    let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
-                        continue;
-                    }
-                    let q = ny as usize * wu + nx as usize;
-                    if mask[q] && !seen[q] {
-                        seen[q] = true;
-                        stack.push(q);
-                    }
-                }
-            }
-        }
+        flood.fill(|x, y| part.add(x, y));
         if part.pixels >= 50 {
             parts.push(part);
         }
