@@ -754,7 +754,6 @@ fn low_confidence_cells(reading: &Reading) -> Vec<usize> {
         .collect()
 }
 
-/// The grid's bounding box in picture pixels, clamped to the picture.
 /// When the grid at `area` (x, y, width, height) fills less than two fifths of
 /// `picture`: the grid and one cell around it, cut out, with its top-left corner.
 fn grid_with_margin(
@@ -780,33 +779,13 @@ fn grid_with_margin(
     ))
 }
 
+/// The grid's bounding box in picture pixels (x, y, width, height), clamped to the
+/// picture.
 fn picture_area(reading: &Reading, width: u32, height: u32) -> (u32, u32, u32, u32) {
-    let x0 = reading
-        .corners
-        .iter()
-        .map(|p| p.x)
-        .fold(f32::MAX, f32::min)
-        .max(0.0) as u32;
-    let y0 = reading
-        .corners
-        .iter()
-        .map(|p| p.y)
-        .fold(f32::MAX, f32::min)
-        .max(0.0) as u32;
-    let x1 = (reading
-        .corners
-        .iter()
-        .map(|p| p.x)
-        .fold(f32::MIN, f32::max)
-        .ceil() as u32)
-        .min(width);
-    let y1 = (reading
-        .corners
-        .iter()
-        .map(|p| p.y)
-        .fold(f32::MIN, f32::max)
-        .ceil() as u32)
-        .min(height);
+    let (lo, hi) = crate::vision::Point::bounds(&reading.corners);
+    let (x0, y0) = (lo.x.max(0.0) as u32, lo.y.max(0.0) as u32);
+    let x1 = (hi.x.ceil() as u32).min(width);
+    let y1 = (hi.y.ceil() as u32).min(height);
     (
         x0.min(width),
         y0.min(height),
