@@ -71,17 +71,49 @@ pub struct Region {
 }
 
 /// Manual override of where the cells are, for when grid detection puts clicks in the
-/// wrong place. With `origin` and `cell_size` set, the centre of cell (row, col) is
-/// `origin + cell_size * (col + 0.5, row + 0.5) + click_offset` in window pixels.
+/// wrong place. With `origin` and `cell_size` set (both or neither), the centre of cell
+/// (row, col) is `origin + cell_size * (col + 0.5, row + 0.5) + click_offset` in window
+/// pixels.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(try_from = "GridFile")]
 pub struct GridConfig {
-    /// Top-left corner of the grid, window pixels `[x, y]`.
-    pub origin: Option<[f32; 2]>,
-    /// Width and height of one cell in pixels `[w, h]`.
-    pub cell_size: Option<[f32; 2]>,
+    /// Where the cells are, when set by hand.
+    pub cells: Option<CellPlacement>,
     /// Added to every click position `[dx, dy]` (also with detected grids).
     pub click_offset: [f32; 2],
+}
+
+/// The cells set by hand: the grid's top-left corner and one cell's size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellPlacement {
+    /// Top-left corner of the grid, window pixels `[x, y]`.
+    pub origin: [f32; 2],
+    /// Width and height of one cell in pixels `[w, h]`.
+    pub cell_size: [f32; 2],
+}
+
+/// `[grid]` as written in the file.
+#[derive(Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct GridFile {
+    origin: Option<[f32; 2]>,
+    cell_size: Option<[f32; 2]>,
+    click_offset: [f32; 2],
+}
+
+impl TryFrom<GridFile> for GridConfig {
+    type Error = String;
+    fn try_from(file: GridFile) -> Result<Self, String> {
+        let cells = match (file.origin, file.cell_size) {
+            (Some(origin), Some(cell_size)) => Some(CellPlacement { origin, cell_size }),
+            (None, None) => None,
+            _ => return Err("grid.origin and grid.cell_size must be given together".into()),
+        };
+        Ok(GridConfig {
+            cells,
+            click_offset: file.click_offset,
+        })
+    }
 }
 
 /// How digits are entered.
@@ -100,13 +132,45 @@ pub enum InputMethod {
 
 /// Input settings.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(try_from = "InputFile")]
 pub struct InputConfig {
     /// Pins how digits are entered; unset, the bot learns it from the game's answer
-    /// to its first move.
+    /// to its first move. `Pad` always comes with `pad`.
     pub method: Option<InputMethod>,
-    /// Centres of the pad buttons 1 to 9, window pixels `[[x, y], ...]` (method "pad").
-    pub pad: Option<Vec<[f32; 2]>>,
+    /// Centres of the pad buttons 1 to 9, window pixels `[x, y]` (method "pad").
+    pub pad: Option<[[f32; 2]; 9]>,
+}
+
+/// `[input]` as written in the file.
+#[derive(Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct InputFile {
+    method: Option<InputMethod>,
+    pad: Option<Vec<[f32; 2]>>,
+}
+
+impl TryFrom<InputFile> for InputConfig {
+    type Error = String;
+    fn try_from(file: InputFile) -> Result<Self, String> {
+        let pad = match file.pad {
+            Some(points) => Some(<[[f32; 2]; 9]>::try_from(points.as_slice()).map_err(|_| {
+                format!(
+                    "input.pad has {} positions, need 9 (digits 1 to 9)",
+                    points.len()
+                )
+            })?),
+            None => None,
+        };
+        if file.method == Some(InputMethod::Pad) && pad.is_none() {
+            return Err(
+                "input.method = \"pad\" needs input.pad (nine [x, y] button centres)".into(),
+            );
+        }
+        Ok(InputConfig {
+            method: file.method,
+            pad,
+        })
+    }
 }
 
 /// Pauses in milliseconds. The defaults are the shortest GNOME Sudoku 43 takes without
@@ -252,17 +316,26 @@ pub fn load_file(path: &Path) -> Result<Config, UsageError> {
 pub fn parse(text: &str, name: &str) -> Result<Config, UsageError> {
     let config: Config = toml::from_str(text).map_err(|e| {
         let what = e.message().trim().replace('\n', " ");
-        match e.span() {
-            Some(span) => {
-                let at = span.start.min(text.len());
-                let line = 1 + text[..at].matches('\n').count();
-                // The line itself names the key (`interval = "fast"`); type errors' own
-                // messages do not.
-                let source = text.lines().nth(line - 1).unwrap_or("").trim();
-                UsageError(format!(
-                    "bad configuration in {name} line {line} (`{source}`): {what}"
-                ))
-            }
+        // A table's own check (`grid.origin and grid.cell_size must be given
+        // together`) starts with the key at fault: its line, rather than the table's.
+        let key_line = what
+            .split_whitespace()
+            .next()
+            .and_then(|key| line_of(text, key));
+        let span_line = e.span().map(|span| {
+            let at = span.start.min(text.len());
+            let line = 1 + text[..at].matches('\n').count();
+            (
+                line,
+                text.lines().nth(line - 1).unwrap_or("").trim().to_string(),
+            )
+        });
+        match key_line.or(span_line) {
+            // The line itself names the key (`interval = "fast"`); type errors' own
+            // messages do not.
+            Some((line, source)) => UsageError(format!(
+                "bad configuration in {name} line {line} (`{source}`): {what}"
+            )),
             None => UsageError(format!("bad configuration in {name}: {what}")),
         }
     })?;
@@ -339,43 +412,13 @@ impl Config {
                 );
             }
         }
-        check_points("grid.origin", self.grid.origin.as_slice(), false)?;
-        check_points("grid.cell_size", self.grid.cell_size.as_slice(), true)?;
-        check_points("grid.click_offset", &[self.grid.click_offset], false)?;
-        if self.grid.origin.is_some() != self.grid.cell_size.is_some() {
-            let key = if self.grid.origin.is_some() {
-                "grid.origin"
-            } else {
-                "grid.cell_size"
-            };
-            return invalid(
-                key,
-                "grid.origin and grid.cell_size must be given together".into(),
-            );
+        if let Some(cells) = self.grid.cells {
+            check_points("grid.origin", &[cells.origin], false)?;
+            check_points("grid.cell_size", &[cells.cell_size], true)?;
         }
+        check_points("grid.click_offset", &[self.grid.click_offset], false)?;
         if let Some(pad) = &self.input.pad {
             check_points("input.pad", pad, false)?;
-        }
-        if self.input.method == Some(InputMethod::Pad) {
-            match &self.input.pad {
-                None => {
-                    return invalid(
-                        "input.method",
-                        "input.method = \"pad\" needs input.pad (nine [x, y] button centres)"
-                            .into(),
-                    )
-                }
-                Some(pad) if pad.len() != 9 => {
-                    return invalid(
-                        "input.pad",
-                        format!(
-                            "input.pad has {} positions, need 9 (digits 1 to 9)",
-                            pad.len()
-                        ),
-                    )
-                }
-                _ => {}
-            }
         }
         if self.watch.interval == 0 {
             return invalid(
@@ -426,7 +469,17 @@ mod tests {
         let err = parse("[input]\nmethod = \"pad\"\npad = [[1, 2]]\n", "c.toml")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("need 9"), "{err}");
+        assert!(
+            err.contains("need 9") && err.contains("c.toml line 3"),
+            "{err}"
+        );
+        let err = parse("[input]\nmethod = \"pad\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("needs input.pad") && err.contains("c.toml line 2"),
+            "{err}"
+        );
         let ok = parse(
             "[input]\nmethod = \"pad\"\npad = [[1,2],[1,2],[1,2],[1,2],[1,2],[1,2],[1,2],[1,2],[1,2]]\n",
             "c.toml",
@@ -449,7 +502,11 @@ mod tests {
                 "grid.origin",
                 3,
             ),
-            ("[input]\npad = [[1, 2], [nan, 3]]\n", "input.pad", 2),
+            (
+                "[input]\npad = [[1, 2], [nan, 3], [1, 2], [1, 2], [1, 2], [1, 2], [1, 2], [1, 2], [1, 2]]\n",
+                "input.pad",
+                2,
+            ),
             (
                 "[grid]\norigin = [1e9, 2]\ncell_size = [5, 5]\n",
                 "grid.origin",
@@ -472,13 +529,25 @@ mod tests {
 
     #[test]
     fn grid_override_needs_origin_and_size() {
-        assert!(parse("[grid]\norigin = [10, 20]\n", "c.toml").is_err());
+        let err = parse("[grid]\n\norigin = [10, 20]\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("must be given together") && err.contains("c.toml line 3"),
+            "{err}"
+        );
         let c = parse(
             "[grid]\norigin = [10, 20]\ncell_size = [50, 50]\nclick_offset = [0, 2]\n",
             "c.toml",
         )
         .unwrap();
-        assert_eq!(c.grid.cell_size, Some([50.0, 50.0]));
+        assert_eq!(
+            c.grid.cells,
+            Some(CellPlacement {
+                origin: [10.0, 20.0],
+                cell_size: [50.0, 50.0]
+            })
+        );
     }
 
     #[test]

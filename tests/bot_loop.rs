@@ -7,7 +7,7 @@ mod support;
 use std::sync::atomic::Ordering;
 
 use sudoku_bot::bot::{arrow_path, BotError, Outcome, Step, Verification};
-use sudoku_bot::config::{InputMethod, SeveralSolutions};
+use sudoku_bot::config::{CellPlacement, InputMethod, SeveralSolutions};
 use sudoku_bot::input::{Key, ScreenPoint};
 use sudoku_bot::solver::{self, Solution};
 use sudoku_bot::Grid;
@@ -466,7 +466,7 @@ fn pad_method_clicks_the_cell_then_the_digit_button() {
     let pad: Vec<[f32; 2]> = (0..9).map(|d| [662.0 + 8.0 * d as f32, 20.0]).collect();
     let mut config = sim::quick_config(dir.path());
     config.input.method = Some(InputMethod::Pad);
-    config.input.pad = Some(pad.clone());
+    config.input.pad = Some(pad.clone().try_into().expect("nine buttons"));
     game.borrow_mut().pad = Some(pad);
     let (mut bot, _, _) = sim::bot(&game, config, false);
     assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
@@ -488,8 +488,10 @@ fn pad_method_clicks_the_cell_then_the_digit_button() {
 fn grid_override_in_config_moves_the_clicks() {
     let (game, dir) = setup();
     let mut config = sim::quick_config(dir.path());
-    config.grid.origin = Some([82.0, 78.0]);
-    config.grid.cell_size = Some([64.0, 64.0]);
+    config.grid.cells = Some(CellPlacement {
+        origin: [82.0, 78.0],
+        cell_size: [64.0, 64.0],
+    });
     config.grid.click_offset = [3.0, -2.0];
     let (mut bot, out, _) = sim::bot(&game, config, true);
     bot.run_once().unwrap();
@@ -606,7 +608,7 @@ fn a_window_over_the_number_pad_stops_the_pad_clicks() {
     let pad: Vec<[f32; 2]> = (0..9).map(|d| [700.0 + 4.0 * d as f32, 20.0]).collect();
     let mut config = sim::quick_config(dir.path());
     config.input.method = Some(InputMethod::Pad);
-    config.input.pad = Some(pad.clone());
+    config.input.pad = Some(pad.clone().try_into().expect("nine buttons"));
     {
         let mut g = game.borrow_mut();
         g.pad = Some(pad);
@@ -721,8 +723,10 @@ fn a_user_already_at_the_mouse_is_waited_for() {
 fn configured_click_points_outside_the_window_are_a_config_error() {
     let (game, dir) = setup();
     let mut config = sim::quick_config(dir.path());
-    config.grid.origin = Some([600.0, 78.0]);
-    config.grid.cell_size = Some([64.0, 64.0]);
+    config.grid.cells = Some(CellPlacement {
+        origin: [600.0, 78.0],
+        cell_size: [64.0, 64.0],
+    });
     let (mut bot, _, _) = sim::bot(&game, config, false);
     let err = bot.run_once().unwrap_err();
     assert!(matches!(err, BotError::Config(_)), "{err}");

@@ -2,6 +2,7 @@
 //! reading (or the configured grid), the number pad's buttons, arrow-key paths.
 
 use super::*;
+use crate::config::CellPlacement;
 use crate::vision::{Point, Rect};
 
 /// Where the cells of the grid lie on the screen right now.
@@ -30,7 +31,11 @@ impl CellMap {
         let base_y = window.y as f32;
         let mut centers = [ScreenPoint { x: 0, y: 0 }; 81];
         let boxes = reading.cells.iter().map(|c| c.cell_box).collect();
-        if let (Some([ox, oy]), Some([cw, ch])) = (config.grid.origin, config.grid.cell_size) {
+        if let Some(CellPlacement {
+            origin: [ox, oy],
+            cell_size: [cw, ch],
+        }) = config.grid.cells
+        {
             for (i, c) in centers.iter_mut().enumerate() {
                 let (r, col) = ((i / 9) as f32, (i % 9) as f32);
                 *c = round(
@@ -96,7 +101,7 @@ pub(super) fn check_configured_points(
     window: &ScreenRect,
 ) -> Result<(), BotError> {
     let inside = |p: ScreenPoint| window.contains(p.x, p.y);
-    let overridden = config.grid.origin.is_some() || config.grid.click_offset != [0.0, 0.0];
+    let overridden = config.grid.cells.is_some() || config.grid.click_offset != [0.0, 0.0];
     if overridden {
         if let Some(i) = (0..81).find(|&i| !inside(map.center(i))) {
             return Err(BotError::Config(format!(
