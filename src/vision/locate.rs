@@ -128,18 +128,26 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
     if cands.len() < 9 {
         return None;
     }
+    let index = Buckets::new(&cands);
     let at = |x: f32, y: f32, s: f32| {
-        cands.iter().find(|c| {
-            (c.cx - x).abs() < s * 0.15
-                && (c.cy - y).abs() < s * 0.15
-                && c.size.max(s) <= c.size.min(s) * BOX_SIZE_RATIO
-        })
+        index.first_in(
+            &cands,
+            (x - s * 0.15, x + s * 0.15),
+            (y - s * 0.15, y + s * 0.15),
+            |c| {
+                (c.cx - x).abs() < s * 0.15
+                    && (c.cy - y).abs() < s * 0.15
+                    && c.size.max(s) <= c.size.min(s) * BOX_SIZE_RATIO
+            },
+        )
     };
     let mut best: Option<(usize, Lattice)> = None;
     for a in &cands {
         let s = a.size;
         // Its right-hand neighbour gives the pitch.
-        let Some(b) = cands.iter().find(|b| {
+        let right = (a.cx + s, a.cx + BOX_PITCH * s);
+        let beside = (a.cy - s * 0.15, a.cy + s * 0.15);
+        let Some(b) = index.first_in(&cands, right, beside, |b| {
             let dx = b.cx - a.cx;
             (b.cy - a.cy).abs() < s * 0.15
                 && dx >= s
@@ -174,6 +182,56 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
         }
     }
     best.map(|b| b.1)
+}
+
+/// Candidates by where their centres are, in square buckets: a search near a point
+/// looks at a few buckets, not at every candidate (a checkerboard of 64 px squares
+/// over 50 megapixels has 12,800 of them, and every one is tried as a box).
+struct Buckets {
+    side: f32,
+    cells: std::collections::HashMap<(i64, i64), Vec<usize>>,
+}
+
+impl Buckets {
+    /// Buckets as wide as a third of the smallest candidate.
+    fn new(cands: &[Candidate]) -> Buckets {
+        let smallest = cands.iter().map(|c| c.size).fold(f32::MAX, f32::min);
+        let side = (smallest / 3.0).max(1.0);
+        let mut cells: std::collections::HashMap<(i64, i64), Vec<usize>> = Default::default();
+        for (i, c) in cands.iter().enumerate() {
+            cells
+                .entry(((c.cx / side) as i64, (c.cy / side) as i64))
+                .or_default()
+                .push(i);
+        }
+        Buckets { side, cells }
+    }
+
+    /// The first candidate (in `cands` order, as a plain search would find it) that
+    /// `fits`, among those whose centre lies within the `x` and `y` ranges (give or take
+    /// a bucket: `fits` has the last word).
+    fn first_in<'a>(
+        &self,
+        cands: &'a [Candidate],
+        x: (f32, f32),
+        y: (f32, f32),
+        fits: impl Fn(&Candidate) -> bool,
+    ) -> Option<&'a Candidate> {
+        let span =
+            |(lo, hi): (f32, f32)| ((lo / self.side) as i64 - 1, (hi / self.side) as i64 + 1);
+        let ((x0, x1), (y0, y1)) = (span(x), span(y));
+        let mut first: Option<usize> = None;
+        for bx in x0..=x1 {
+            for by in y0..=y1 {
+                for &i in self.cells.get(&(bx, by)).into_iter().flatten() {
+                    if first.is_none_or(|f| i < f) && fits(&cands[i]) {
+                        first = Some(i);
+                    }
+                }
+            }
+        }
+        first.map(|i| &cands[i])
+    }
 }
 
 /// The lattice of cells in nine boxes (`slots`, row by row; a missing box is placed at
