@@ -164,6 +164,7 @@ pub fn overlay(data: &[u8]) {
         corners,
         cells,
         to_picture,
+        verdict: sudoku_bot::grid::Verdict::unjudged(),
     };
     sudoku_bot::overlay::draw_solution(&mut canvas, &reading, &solution);
     assert_eq!(canvas.dimensions(), (w, h));

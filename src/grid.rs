@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+mod verdict;
+pub use verdict::{is_proper_puzzle, suspect_givens, Verdict};
+
 /// A 9x9 sudoku grid. Each cell holds 0 (empty) or a digit 1-9, row by row.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Grid {
@@ -139,8 +142,8 @@ impl Grid {
         out
     }
 
-    /// True when `solution` is complete and agrees with every given of `self`. Whether it
-    /// breaks a rule is not checked here (see [`Grid::conflicts`]).
+    /// True when `solution` is full, breaks no rule (see [`Grid::is_complete`]) and keeps
+    /// every given of `self`.
     pub fn is_solved_by(&self, solution: &Grid) -> bool {
         solution.is_complete()
             && self

@@ -250,6 +250,7 @@ mod tests {
             corners,
             cells,
             to_picture: h,
+            verdict: crate::grid::Verdict::of(&grid, &[]),
         }
     }
 

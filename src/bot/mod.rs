@@ -28,10 +28,9 @@ use image::{DynamicImage, RgbaImage};
 use tracing::{debug, info, warn};
 
 use crate::config::{Config, InputMethod, SeveralSolutions};
-use crate::grid::{cell_name, cell_names, Grid};
+use crate::grid::{cell_name, cell_names, Grid, Verdict};
 use crate::input::{Input, InputError, Key, ScreenPoint};
 use crate::screen::{Screen, ScreenError, ScreenRect, WindowView};
-use crate::solver::{self, Solution};
 use crate::vision::{ReadError, Reader, Reading};
 
 mod caret;
@@ -210,30 +209,6 @@ enum Played {
     /// Stopped typing because another window has the keyboard focus (described).
     FocusLost(String),
     Stopped,
-}
-
-/// The one place the bot asks the solver: the unique solution of what was read, or why
-/// it must not be played (and which cells are to blame, when the solver can say).
-fn unique_solution(grid: &Grid) -> Result<Grid, (String, Vec<usize>)> {
-    match solver::solve(grid) {
-        Solution::Unique(solution) => Ok(solution),
-        Solution::Multiple(_) => Err((
-            "the grid read has more than one solution".into(),
-            Vec::new(),
-        )),
-        Solution::Unsolvable => Err(("the grid read has no solution".into(), Vec::new())),
-        Solution::Invalid(conflicts) => {
-            let reason = conflicts
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(", ");
-            let mut cells: Vec<usize> = conflicts.iter().flat_map(|c| c.cells).collect();
-            cells.sort_unstable();
-            cells.dedup();
-            Err((format!("the digits read clash: {reason}"), cells))
-        }
-    }
 }
 
 /// The bot: one window, one reader, one input device.
@@ -537,13 +512,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             // second reading below must confirm them all as well).
             let play_one = self.config.puzzle.several_solutions == SeveralSolutions::Play
                 && low_confidence_cells(&reading).is_empty();
-            let found = match solver::solve(&grid) {
-                Solution::Multiple(s) if play_one => Ok((s, true)),
-                _ => unique_solution(&grid).map(|s| (s, false)),
+            let verdict = if play_one {
+                reading.verdict.clone()
+            } else {
+                reading
+                    .verdict
+                    .clone()
+                    .unique_only(|| low_confidence_cells(&reading))
             };
-            let (solution, several) = match found {
-                Ok(found) => found,
-                Err((reason, mut cells)) => {
+            let (solution, several) = match verdict {
+                Verdict::Unique(solution) => (solution, false),
+                Verdict::Several(solution) => (solution, true),
+                Verdict::Doubtful { reason, mut cells } => {
                     self.last_reason = reason.clone();
                     if cells.is_empty() {
                         cells = low_confidence_cells(&reading);

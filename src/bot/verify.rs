@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use super::evidence::{classify, quote, Verdict};
 use super::*;
 use crate::screen::WindowInfo;
+use crate::solver::{self, Solution};
 
 /// A message the game showed after the last move.
 #[derive(Debug, Clone)]

@@ -7,7 +7,6 @@ use anyhow::Context;
 
 use crate::grid::cell_names;
 use crate::modes::read::{open_picture, reader_for};
-use crate::solver::{solve, Solution};
 use crate::vision::{debug, ReadError, Reading};
 use crate::Failure;
 
@@ -18,8 +17,11 @@ use crate::Failure;
 pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result<ExitCode> {
     let (picture, format) = open_picture(image)?;
     let mut reader = reader_for(format)?;
-    let reading = match reader.read(&picture, debug_dir) {
-        Ok(r) => r,
+    let reading = match reader
+        .read(&picture, debug_dir)
+        .and_then(Reading::unique_only)
+    {
+        Ok(reading) => reading,
         Err(ReadError::Doubtful {
             reason,
             cells,
@@ -27,34 +29,24 @@ pub fn run(image: &Path, out: &Path, debug_dir: Option<&Path>) -> anyhow::Result
         }) => {
             mark_doubtful(debug_dir, &picture, &reading, &cells);
             return Err(Failure(format!(
-                "{}: {reason}, nothing drawn (doubtful cells: {})",
+                "{}: {reason} (read as {}), nothing drawn (doubtful cells: {})",
                 image.display(),
+                reading.grid.to_line(),
                 cell_names(&cells)
             ))
             .into());
         }
         Err(e) => return Err(e).with_context(|| format!("{}", image.display())),
     };
-    let solution = match solve(&reading.grid) {
-        Solution::Unique(s) => s,
-        other => {
-            let what = match other {
-                Solution::Multiple(_) => "has more than one solution",
-                _ => "has no solution",
-            };
-            let suspects = crate::vision::rules::suspect_givens(&reading.grid);
-            mark_doubtful(debug_dir, &picture, &reading, &suspects);
-            return Err(Failure(format!(
-                "{}: the puzzle read ({}) {what}: a digit was misread or the puzzle is broken; nothing drawn (doubtful cells: {})",
-                image.display(),
-                reading.grid.to_line(),
-                cell_names(&suspects)
-            ))
-            .into());
-        }
+    let Some(solution) = reading.verdict.solution() else {
+        return Err(Failure(format!(
+            "{}: the reading has no solution to draw",
+            image.display()
+        ))
+        .into());
     };
     let mut canvas = picture.to_rgb8();
-    crate::overlay::draw_solution(&mut canvas, &reading, &solution);
+    crate::overlay::draw_solution(&mut canvas, &reading, solution);
     canvas
         .save(out)
         .map_err(|e| Failure(format!("cannot write {}: {e}", out.display())))?;

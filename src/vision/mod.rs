@@ -4,7 +4,7 @@
 //! [`Reader::read`] on each picture. The result, a [`Reading`], holds the grid and where
 //! every cell lies in the picture, so callers can click cells or draw into them.
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Verdict};
 
 /// A megapixel, as cameras count them in binary steps: 2^20 pixels.
 pub const MEGAPIXEL: u64 = 1 << 20;
@@ -112,15 +112,72 @@ pub struct Reading {
     pub cells: Vec<CellReading>,
     /// Maps grid coordinates (u, v in 0..=9 cell units, u to the right) to picture pixels.
     pub to_picture: crate::vision::geometry::Homography,
+    /// What the digits read allow: set by [`Reading::judged`] when the reading is
+    /// finished, doubtful ([`Verdict::unjudged`]) until then.
+    pub verdict: Verdict,
 }
 
 impl Reading {
+    /// The reading with its verdict ([`Verdict::of`]): an error naming the doubtful
+    /// cells when it is not to be acted on. Where `unique_only`, a puzzle with several
+    /// solutions is doubtful too, blaming the least sure cells.
+    pub fn judged(mut self, unique_only: bool) -> Result<Reading, ReadError> {
+        self.verdict = Verdict::of(&self.grid, &self.unread_cells());
+        if unique_only {
+            self.unique_only()
+        } else {
+            self.into_result()
+        }
+    }
+
+    /// The reading where only one solution will do (a photo, `overlay`): several
+    /// solutions make it doubtful, blaming the least sure cells.
+    pub fn unique_only(mut self) -> Result<Reading, ReadError> {
+        let verdict = std::mem::replace(&mut self.verdict, Verdict::unjudged());
+        self.verdict = verdict.unique_only(|| self.least_sure_cells(LEAST_SURE_BLAMED));
+        self.into_result()
+    }
+
+    /// Ok when the verdict allows acting on the reading; else the error naming why.
+    fn into_result(self) -> Result<Reading, ReadError> {
+        match &self.verdict {
+            Verdict::Doubtful { reason, cells } => Err(ReadError::Doubtful {
+                reason: reason.clone(),
+                cells: cells.clone(),
+                reading: Box::new(self),
+            }),
+            _ => Ok(self),
+        }
+    }
+
+    /// Cells with ink that no reader could name: doubtful, never empty.
+    pub fn unread_cells(&self) -> Vec<usize> {
+        (0..81)
+            .filter(|&i| self.cells[i].digit.is_none() && self.cells[i].digit_box.is_some())
+            .collect()
+    }
+
+    /// The `n` cells read with the least confidence, least sure first.
+    pub fn least_sure_cells(&self, n: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..81).collect();
+        order.sort_by(|&a, &b| {
+            self.cells[a]
+                .confidence
+                .total_cmp(&self.cells[b].confidence)
+        });
+        order.truncate(n);
+        order
+    }
+
     /// The centre of cell `index` (0..81) in picture pixels: the centre of the cell box
     /// found in the picture (exact where apps draw uneven gaps between boxes).
     pub fn cell_center(&self, index: usize) -> Point {
         self.cells[index].cell_box.center()
     }
 }
+
+/// How many of the least sure cells a reading with several solutions blames.
+const LEAST_SURE_BLAMED: usize = 5;
 
 pub mod geometry;
 pub mod reader;

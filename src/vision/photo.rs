@@ -25,7 +25,7 @@ use super::classifier::{DigitClassifier, CLASSES, WORK_SIDE};
 use super::components::{Flood, Neighbours};
 use super::geometry::{bilinear, Homography};
 use super::{CellReading, Method, Point, ReadError, Reading, Rect};
-use crate::grid::Grid;
+use crate::grid::{is_proper_puzzle, Grid, Verdict};
 
 /// Photos are scaled down to this longer side before anything else: grids then have
 /// cells of 30-90 px, enough for print, and the work stays under a few tens of ms.
@@ -653,17 +653,12 @@ pub fn read_with_mesh(
                 mesh.points[r + 1][c + 1],
                 mesh.points[r + 1][c],
             ];
-            let (x0, y0) = quad
-                .iter()
-                .fold((f32::MAX, f32::MAX), |(a, b), p| (a.min(p.x), b.min(p.y)));
-            let (x1, y1) = quad
-                .iter()
-                .fold((f32::MIN, f32::MIN), |(a, b), p| (a.max(p.x), b.max(p.y)));
+            let (low, high) = Point::bounds(&quad);
             let cell_box = Rect {
-                x: x0,
-                y: y0,
-                w: x1 - x0,
-                h: y1 - y0,
+                x: low.x,
+                y: low.y,
+                w: high.x - low.x,
+                h: high.y - low.y,
             };
             let d = grid.cells()[i];
             let mut ranked: Vec<(u8, f32)> = (0..CLASSES as u8)
@@ -689,42 +684,19 @@ pub fn read_with_mesh(
         .collect();
     let corners = mesh.corners();
     let to_picture = Homography::grid_to_quad(corners).ok_or(ReadError::NoGrid)?;
-    let reading = Reading {
+    // A photo of a printed puzzle has one solution: several means a digit was missed.
+    Reading {
         grid,
         corners,
         cells: cell_readings,
         to_picture,
-    };
-    match verdict(&grid) {
-        Ok(()) => Ok(reading),
-        Err(reason) => {
-            let mut doubtful: Vec<usize> = (0..81).collect();
-            doubtful.sort_by(|&a, &b| best_prob(&probs[a]).total_cmp(&best_prob(&probs[b])));
-            doubtful.truncate(5);
-            Err(ReadError::Doubtful {
-                reason,
-                cells: doubtful,
-                reading: Box::new(reading),
-            })
-        }
+        verdict: Verdict::unjudged(),
     }
+    .judged(true)
 }
 
 fn best_prob(p: &[f32; CLASSES]) -> f32 {
     p.iter().fold(0.0f32, |m, &v| m.max(v))
-}
-
-/// Whether a read grid is a proper puzzle: givens that do not clash and exactly one
-/// solution.
-fn verdict(grid: &Grid) -> Result<(), String> {
-    if let Some(c) = grid.conflicts().first() {
-        return Err(format!("the digits read clash: {c}"));
-    }
-    match crate::solver::count_solutions(grid, 2) {
-        0 => Err("the digits read have no solution".into()),
-        1 => Ok(()),
-        _ => Err("the digits read have more than one solution".into()),
-    }
 }
 
 /// The sudoku rules as the final judge. Takes each cell's most probable class; when the
@@ -737,7 +709,7 @@ fn judge(probs: &[[f32; CLASSES]]) -> (Grid, Vec<usize>) {
         cells[i] = argmax(p) as u8;
     }
     let first = Grid::from_cells(cells);
-    if verdict(&first).is_ok() {
+    if is_proper_puzzle(&first) {
         return (first, Vec::new());
     }
     // The doubtful cells: lowest top probability first; each with its runner-up
@@ -770,7 +742,7 @@ fn judge(probs: &[[f32; CLASSES]]) -> (Grid, Vec<usize>) {
             c[i] = k;
         }
         let g = Grid::from_cells(c);
-        if verdict(&g).is_ok() {
+        if is_proper_puzzle(&g) {
             return (g, changes.iter().map(|&(i, _)| i).collect());
         }
     }

@@ -24,7 +24,7 @@ const TEXTURE_RADIUS: u32 = 3;
 use super::signature::Signature;
 use super::{debug, CellReading, Method, Reading, MAX_PICTURE_PIXELS, MEGAPIXEL};
 use crate::grid::Grid;
-use crate::solver::count_solutions;
+use crate::grid::{is_proper_puzzle, Verdict};
 
 /// Why a picture could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -302,15 +302,13 @@ impl Reader {
         let photo_first = equal.is_some_and(|share| share < PHOTO_EQUAL_SHARE);
         let mut photo_tried = None;
         if photo_first {
-            let photo = self.read_photo(picture).and_then(check);
+            let photo = self.read_photo(picture);
             if let Ok(photo) = &photo {
-                if count_solutions(&photo.grid, 2) == 1 {
-                    tracing::debug!("read as a photo in {:?}", t0.elapsed());
-                    if let Some(dir) = debug_dir {
-                        debug::write_photo(dir, &rgb, photo);
-                    }
-                    return Ok(photo.clone());
+                tracing::debug!("read as a photo in {:?}", t0.elapsed());
+                if let Some(dir) = debug_dir {
+                    debug::write_photo(dir, &rgb, photo);
                 }
+                return Ok(photo.clone());
             }
             if pixels > PHOTO_ONLY_PIXELS {
                 // Screens are flat fills; a picture this big that looks like a photo
@@ -347,7 +345,7 @@ impl Reader {
             debug::write_stages(dir, &rgb, &lattice, &glyphs, threshold, &reading);
         }
         tracing::debug!("read grid in {:?}", t0.elapsed());
-        let screen = check(reading);
+        let screen = reading.judged(false);
         if let Err(ReadError::Doubtful { reading, cells, .. }) = &screen {
             // Glyph looks that led to a clash are not to be trusted next time.
             let (reading, cells) = (reading.clone(), cells.clone());
@@ -356,15 +354,14 @@ impl Reader {
         // A printed grid photographed flat can show a lattice too, but Tesseract is not
         // the reader for paper. When the screenshot path does not give a solvable
         // puzzle, the photo path has its say, and is taken when its puzzle has exactly
-        // one solution. (A solvable screenshot reading with several solutions stands:
-        // games deal such puzzles, and the photo path's classifier could only turn one
-        // of its digits into another.)
-        let settled = matches!(&screen, Ok(r) if count_solutions(&r.grid, 2) >= 1);
-        if settled || photo_first {
+        // one solution (the photo reader judges its readings so). A screenshot reading
+        // with several solutions stands: games deal such puzzles, and the photo path's
+        // classifier could only turn one of its digits into another.
+        if screen.is_ok() || photo_first {
             return screen;
         }
-        match self.read_photo(picture).and_then(check) {
-            Ok(photo) if count_solutions(&photo.grid, 2) == 1 => {
+        match self.read_photo(picture) {
+            Ok(photo) => {
                 tracing::debug!("the photo path read a uniquely solvable puzzle; taking it");
                 if let Some(dir) = debug_dir {
                     debug::write_photo(dir, &rgb, &photo);
@@ -389,7 +386,7 @@ impl Reader {
                 Err(_) => debug::write_no_grid(dir, rgb),
             }
         }
-        result.and_then(check)
+        result
     }
 
     fn read_photo(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
@@ -540,6 +537,7 @@ impl Reader {
             corners: lattice.corners,
             cells,
             to_picture: Homography::grid_to_quad(lattice.corners).unwrap_or(Homography::IDENTITY),
+            verdict: Verdict::unjudged(),
         };
         if !unknown_groups.is_empty() {
             let members: Vec<Vec<usize>> = unknown_groups
@@ -620,7 +618,7 @@ impl Reader {
                         grid.set(i / 9, i % 9, digits[pick]);
                     }
                 }
-                if grid.conflicts().is_empty() && count_solutions(&grid, 2) == 1 {
+                if is_proper_puzzle(&grid) {
                     fits.push(grid);
                 }
             }
@@ -739,8 +737,6 @@ fn dark_only(rgb: &image::RgbImage) -> image::RgbImage {
 /// The luminance under which a pixel counts as a dark line for [`dark_only`].
 const DARK_LINE: u32 = 100;
 
-/// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
-/// one solution.
 /// The cells the second reading could not confirm, unless the rules confirm them all:
 /// they hold one digit (every other digit was confirmed by reading it), the puzzle has
 /// no clash and exactly one solution, and no other digit fits those cells, together or
@@ -753,8 +749,7 @@ fn confirmed_by_rules(grid: &Grid, unconfirmed: Vec<usize>) -> Vec<usize> {
     let d = grid.cells()[first];
     let one_digit = d != 0 && unconfirmed.iter().all(|&i| grid.cells()[i] == d);
     if one_digit
-        && grid.conflicts().is_empty()
-        && count_solutions(grid, 2) == 1
+        && is_proper_puzzle(grid)
         && only_fit(grid, &unconfirmed)
         && unconfirmed.iter().all(|&i| only_fit(grid, &[i]))
     {
@@ -767,6 +762,8 @@ fn confirmed_by_rules(grid: &Grid, unconfirmed: Vec<usize>) -> Vec<usize> {
     unconfirmed
 }
 
+/// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
+/// one solution.
 fn only_fit(grid: &Grid, members: &[usize]) -> bool {
     let d = grid.cells()[members[0]];
     (1..=9u8).filter(|&o| o != d).all(|o| {
@@ -774,7 +771,7 @@ fn only_fit(grid: &Grid, members: &[usize]) -> bool {
         for &i in members {
             other.set(i / 9, i % 9, o);
         }
-        !other.conflicts().is_empty() || count_solutions(&other, 2) != 1
+        !is_proper_puzzle(&other)
     })
 }
 
@@ -980,31 +977,6 @@ fn clashing_groups(
 }
 
 /// The rules' verdict on a reading: unread cells and clashing digits make it doubtful.
-fn check(reading: Reading) -> Result<Reading, ReadError> {
-    let unread: Vec<usize> = (0..81)
-        .filter(|&i| reading.cells[i].digit.is_none() && reading.cells[i].digit_box.is_some())
-        .collect();
-    if !unread.is_empty() {
-        return Err(ReadError::Doubtful {
-            reason: format!("{} cells could not be read", unread.len()),
-            cells: unread,
-            reading: Box::new(reading),
-        });
-    }
-    let conflicts = reading.grid.conflicts();
-    if let Some(first) = conflicts.first() {
-        let mut cells: Vec<usize> = conflicts.iter().flat_map(|c| c.cells).collect();
-        cells.sort_unstable();
-        cells.dedup();
-        return Err(ReadError::Doubtful {
-            reason: format!("the digits read clash ({first})"),
-            cells,
-            reading: Box::new(reading),
-        });
-    }
-    Ok(reading)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,28 +89,3 @@ mod tests {
         assert_eq!(decide_unknown_groups(&g, &[vec![8]], 1 << 1), Some(vec![1]));
     }
 }
-
-/// The givens that could explain why a read puzzle has no solution: those whose change
-/// to another digit makes it valid with exactly one solution (for several solutions the
-/// culprit is a digit read as empty, so there is no given to point at). Falls back to
-/// every given when no single cell explains it.
-pub fn suspect_givens(grid: &Grid) -> Vec<usize> {
-    let givens: Vec<usize> = (0..81).filter(|&i| grid.cells()[i] != 0).collect();
-    let suspects: Vec<usize> = givens
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let mut g = *grid;
-            g.set(i / 9, i % 9, 0);
-            (1..=9u8).filter(|&d| d != grid.cells()[i]).any(|d| {
-                g.set(i / 9, i % 9, d);
-                g.conflicts().is_empty() && count_solutions(&g, 2) == 1
-            })
-        })
-        .collect();
-    if suspects.is_empty() {
-        givens
-    } else {
-        suspects
-    }
-}

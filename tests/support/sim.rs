@@ -22,6 +22,7 @@ use std::sync::Arc;
 use image::{DynamicImage, Rgba, RgbaImage};
 use sudoku_bot::bot::{Bot, GridReader};
 use sudoku_bot::config::Config;
+use sudoku_bot::grid::Verdict;
 use sudoku_bot::input::{Input, InputError, Key, ScreenPoint};
 use sudoku_bot::screen::{Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
 use sudoku_bot::vision::geometry::Homography;
@@ -462,6 +463,7 @@ impl Game {
             corners: self.corners,
             cells,
             to_picture: Homography::grid_to_quad(self.corners).expect("corners make a quad"),
+            verdict: Verdict::of(&grid, &[]),
         }
     }
 

@@ -1,0 +1,49 @@
+//! One verdict for every command: `read` and `overlay` refuse a picture whose puzzle has
+//! no solution in the same words, blaming the same cell, where `read` used to print the
+//! grid and exit 0 (a silent misread, had a digit been read wrong).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn bot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-bot"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// A web page whose givens do not clash but have no solution: changing the given in
+/// r1c7 is the one way to mend it.
+fn unsolvable() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/bad/web-unsolvable.png")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn read_refuses_a_puzzle_with_no_solution_and_names_the_cell_to_blame() {
+    let o = bot(&["read", &unsolvable()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(o.stdout.is_empty(), "no grid line printed");
+    assert!(
+        err.contains("the puzzle read has no solution (doubtful cells: r1c7)"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn overlay_refuses_it_in_the_same_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("answer.png");
+    let o = bot(&["overlay", &unsolvable(), "-o", out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!out.exists(), "nothing drawn");
+    assert!(
+        err.contains("the puzzle read has no solution") && err.contains("doubtful cells: r1c7"),
+        "{err}"
+    );
+}
