@@ -61,46 +61,59 @@ fn overlay_replays_its_corpus_and_crash_inputs() {
 #[test]
 #[ignore = "writes fuzz/corpus; run once by hand"]
 fn write_seed_corpus() {
-    use image::{imageops, GrayImage, ImageFormat, Luma, Rgb, RgbImage};
+    seed_read(&corpus_dir("read"));
+    seed_solve(&corpus_dir("solve"));
+    seed_config(&corpus_dir("config"));
+    seed_overlay(&corpus_dir("overlay"));
+}
+
+/// The corpus folder of fuzz target `target`, made if missing.
+fn corpus_dir(target: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A grid of 18 px cells, 1 px lines and 2 px box lines, with some blocks for digits.
+fn seed_grid(digits: bool) -> image::RgbImage {
+    use image::{Rgb, RgbImage};
+    let mut img = RgbImage::from_pixel(200, 200, Rgb([250, 250, 250]));
+    let mut p = 5;
+    for k in 0..=9 {
+        let lw = if k % 3 == 0 { 2 } else { 1 };
+        for t in 0..lw {
+            for u in 5..(5 + 9 * 18 + 3 * 2 + 6) {
+                img.put_pixel(p + t, u, Rgb([20, 20, 20]));
+                img.put_pixel(u, p + t, Rgb([20, 20, 20]));
+            }
+        }
+        p += lw + 18;
+    }
+    if digits {
+        for (r, c) in [(0, 0), (1, 4), (4, 4), (8, 8), (6, 2)] {
+            let (x, y) = (5 + 2 + c * 19 + 6, 5 + 2 + r * 19 + 4);
+            for dy in 0..10 {
+                for dx in 0..5 {
+                    img.put_pixel(x + dx, y + dy, Rgb([10, 10, 10]));
+                }
+            }
+        }
+    }
+    img
+}
+
+/// Pictures for `read`: grids, graph paper, a checkerboard, a photo and a screenshot.
+fn seed_read(read: &Path) {
+    use image::{imageops, GrayImage, ImageFormat, Luma};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = |t: &str| {
-        let d = root.join("fuzz/corpus").join(t);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    };
-    let read = dir("read");
     let save = |img: image::DynamicImage, name: &str, format: ImageFormat| {
         img.save_with_format(read.join(name), format).unwrap();
     };
-    // A grid of 18 px cells, 1 px lines and 2 px box lines, with some blocks for digits.
-    let grid = |digits: bool| {
-        let mut img = RgbImage::from_pixel(200, 200, Rgb([250, 250, 250]));
-        let mut p = 5;
-        for k in 0..=9 {
-            let lw = if k % 3 == 0 { 2 } else { 1 };
-            for t in 0..lw {
-                for u in 5..(5 + 9 * 18 + 3 * 2 + 6) {
-                    img.put_pixel(p + t, u, Rgb([20, 20, 20]));
-                    img.put_pixel(u, p + t, Rgb([20, 20, 20]));
-                }
-            }
-            p += lw + 18;
-        }
-        if digits {
-            for (r, c) in [(0, 0), (1, 4), (4, 4), (8, 8), (6, 2)] {
-                let (x, y) = (5 + 2 + c * 19 + 6, 5 + 2 + r * 19 + 4);
-                for dy in 0..10 {
-                    for dx in 0..5 {
-                        img.put_pixel(x + dx, y + dy, Rgb([10, 10, 10]));
-                    }
-                }
-            }
-        }
-        img
-    };
-    save(grid(false).into(), "grid-empty.png", ImageFormat::Png);
-    save(grid(true).into(), "grid-blocks.png", ImageFormat::Png);
-    save(grid(true).into(), "grid-blocks.bmp", ImageFormat::Bmp);
+    save(seed_grid(false).into(), "grid-empty.png", ImageFormat::Png);
+    save(seed_grid(true).into(), "grid-blocks.png", ImageFormat::Png);
+    save(seed_grid(true).into(), "grid-blocks.bmp", ImageFormat::Bmp);
     let paper = GrayImage::from_fn(120, 120, |x, y| {
         Luma([if x % 12 == 0 || y % 12 == 0 { 100 } else { 255 }])
     });
@@ -121,8 +134,10 @@ fn write_seed_corpus() {
         "screen.png",
         ImageFormat::Png,
     );
+}
 
-    let solve = dir("solve");
+/// Puzzle lines for `solve`: proper, hard, clashing, too long, blank and solved ones.
+fn seed_solve(solve: &Path) {
     let lines = [
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
         ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
@@ -135,8 +150,11 @@ fn write_seed_corpus() {
         std::fs::write(solve.join(format!("line-{k}")), format!("{line}\n")).unwrap();
     }
     std::fs::write(solve.join("all"), lines.join("\n")).unwrap();
+}
 
-    let config = dir("config");
+/// The example configuration and its profiles, for `config`.
+fn seed_config(config: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::copy(
         root.join("config/config.example.toml"),
         config.join("example.toml"),
@@ -146,8 +164,10 @@ fn write_seed_corpus() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, config.join(path.file_name().unwrap())).unwrap();
     }
+}
 
-    let overlay = dir("overlay");
+/// Pseudo-random geometries for `overlay` (xorshift, fixed seed).
+fn seed_overlay(overlay: &Path) {
     let mut seed = 0x2545_f491u32;
     for k in 0..8 {
         let bytes: Vec<u8> = (0..80 + k * 16)
