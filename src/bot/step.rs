@@ -21,6 +21,8 @@ use crate::screen::{Screen, WindowView};
 use crate::vision::{ReadError, Reading};
 
 /// A stage's answer: go on with its result, or end the pass with this step.
+// A few of these a pass, never stored: the size of the step is not worth a box.
+#[allow(clippy::large_enum_variant)]
 enum Next<T> {
     Go(T),
     End(Step),
