@@ -96,14 +96,14 @@ impl std::fmt::Display for Verdict {
 /// Whether `grid` is a proper puzzle: givens that do not clash and exactly one solution.
 /// The cheap test behind [`Verdict::Unique`] (no cells blamed), for readers that try
 /// several readings and keep the one that is.
-pub fn is_proper_puzzle(grid: &Grid) -> bool {
+pub(crate) fn is_proper_puzzle(grid: &Grid) -> bool {
     grid.conflicts().is_empty() && count_solutions(grid, 2) == 1
 }
 
 /// The givens that could explain why a read puzzle has no solution: those whose change
 /// to another digit makes it a proper puzzle. Falls back to every given when no single
 /// cell explains it.
-pub fn suspect_givens(grid: &Grid) -> Vec<usize> {
+fn suspect_givens(grid: &Grid) -> Vec<usize> {
     let givens: Vec<usize> = (0..81).filter(|&i| grid.cells()[i] != 0).collect();
     let suspects: Vec<usize> = givens
         .iter()

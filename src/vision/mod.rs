@@ -121,7 +121,7 @@ impl Reading {
     /// The reading with its verdict ([`Verdict::of`]): an error naming the doubtful
     /// cells when it is not to be acted on. Where `unique_only`, a puzzle with several
     /// solutions is doubtful too, blaming the least sure cells.
-    pub fn judged(mut self, unique_only: bool) -> Result<Reading, ReadError> {
+    pub(crate) fn judged(mut self, unique_only: bool) -> Result<Reading, ReadError> {
         self.verdict = Verdict::of(&self.grid, &self.unread_cells());
         if unique_only {
             self.unique_only()
@@ -132,7 +132,7 @@ impl Reading {
 
     /// The reading where only one solution will do (a photo, `overlay`): several
     /// solutions make it doubtful, blaming the least sure cells.
-    pub fn unique_only(mut self) -> Result<Reading, ReadError> {
+    pub(crate) fn unique_only(mut self) -> Result<Reading, ReadError> {
         let verdict = std::mem::replace(&mut self.verdict, Verdict::unjudged());
         self.verdict = verdict.unique_only(|| self.least_sure_cells(LEAST_SURE_BLAMED));
         self.into_result()
@@ -151,14 +151,14 @@ impl Reading {
     }
 
     /// Cells with ink that no reader could name: doubtful, never empty.
-    pub fn unread_cells(&self) -> Vec<usize> {
+    pub(crate) fn unread_cells(&self) -> Vec<usize> {
         (0..81)
             .filter(|&i| self.cells[i].digit.is_none() && self.cells[i].digit_box.is_some())
             .collect()
     }
 
     /// The `n` cells read with the least confidence, least sure first.
-    pub fn least_sure_cells(&self, n: usize) -> Vec<usize> {
+    pub(crate) fn least_sure_cells(&self, n: usize) -> Vec<usize> {
         let mut order: Vec<usize> = (0..81).collect();
         order.sort_by(|&a, &b| {
             self.cells[a]
