@@ -241,7 +241,7 @@ fn glyph_in(
         });
         let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
         let crosses = (b.x0 == 0 && b.x1 == w - 1) || (b.y0 == 0 && b.y1 == h - 1);
-        if !touches || (keep_touching && !crosses) {
+        if (!touches || (keep_touching && !crosses)) && !edge_streak(&b, w, h) {
             blobs.push(b);
         }
     }
@@ -349,6 +349,26 @@ fn glyph_in(
         doubtful: false,
     })
 }
+
+/// True for a line remnant inside a cell's box: a streak a pixel or two thin (at most
+/// [`STREAK_THIN`] of the cell), along at least [`STREAK_LONG`] of a side and within
+/// [`STREAK_BAND`] of it (a bevel's edge or a colour fringe beside a grid line, where
+/// the box starts a pixel further out). A digit, even a 1, stands in the middle.
+fn edge_streak(b: &Blob, w: u32, h: u32) -> bool {
+    let (bw, bh) = ((b.x1 - b.x0 + 1) as f32, (b.y1 - b.y0 + 1) as f32);
+    let (w, h) = (w as f32, h as f32);
+    let thin = |t: f32, side: f32| t <= (STREAK_THIN * side).max(2.0);
+    let near = |lo: u32, hi: u32, side: f32| {
+        (hi as f32) < STREAK_BAND * side || lo as f32 > (1.0 - STREAK_BAND) * side - 1.0
+    };
+    let upright = thin(bw, w) && bh >= STREAK_LONG * h && near(b.x0, b.x1, w);
+    let lying = thin(bh, h) && bw >= STREAK_LONG * w && near(b.y0, b.y1, h);
+    upright || lying
+}
+
+const STREAK_THIN: f32 = 0.08;
+const STREAK_LONG: f32 = 0.5;
+const STREAK_BAND: f32 = 0.2;
 
 /// The height a glyph needs to count as a given. Glyph heights form one cluster
 /// (givens only) or two (pencil marks below givens, 0.3-0.6 of their height): the
@@ -477,6 +497,29 @@ mod tests {
         let ring = [(5, 5, 50, 3), (5, 52, 50, 3), (5, 5, 3, 50), (52, 5, 3, 50)];
         let (img, cell) = cell_with(&ring, [224, 138, 0], [255; 3]);
         assert!(cell_glyph(&img, &cell, [255; 3]).is_none());
+    }
+
+    #[test]
+    fn a_streak_beside_the_cell_edge_does_not_hide_the_digit() {
+        // A bevel's edge or a colour fringe a pixel inside the cell's box, taller than
+        // the digit: it is not the glyph (it used to be taken as one, then dropped as a
+        // flat cursor block, and the cell read as empty).
+        let two = [
+            (22, 16, 14, 3),
+            (33, 16, 3, 12),
+            (22, 27, 14, 3),
+            (22, 27, 3, 13),
+            (22, 38, 14, 3),
+        ];
+        let streak = (7, 8, 1, 41);
+        let (img, cell) = cell_with(&[&two[..], &[streak]].concat(), [0, 0, 0], [255; 3]);
+        let g = cell_glyph(&img, &cell, [255; 3]).expect("the 2");
+        assert_eq!((g.bbox.x, g.bbox.h), (22.0, 25.0));
+        // A 1 as thin as the streak, in the middle, is a glyph.
+        let one = [(29, 16, 2, 26), (26, 17, 3, 2), streak];
+        let (img, cell) = cell_with(&one, [0, 0, 0], [255; 3]);
+        let g = cell_glyph(&img, &cell, [255; 3]).expect("the 1");
+        assert_eq!((g.bbox.x, g.bbox.h), (26.0, 26.0));
     }
 
     #[test]

@@ -183,6 +183,7 @@ pub mod geometry;
 pub mod reader;
 
 pub use reader::{ReadError, Reader, ReaderOptions};
+pub mod boxes;
 pub mod classifier;
 pub mod components;
 pub mod debug;
@@ -193,6 +194,7 @@ pub mod ocr;
 pub mod photo;
 pub mod regions;
 pub mod rules;
+pub mod screen_grid;
 pub mod signature;
 
 #[cfg(test)]

@@ -15,12 +15,9 @@ use image::DynamicImage;
 use super::classifier::DigitClassifier;
 use super::geometry::Homography;
 use super::glyphs::{find_glyphs, given_height_threshold, Glyph};
-use super::locate::{locate_lattice, Lattice};
+use super::locate::Lattice;
 use super::ocr::Ocr;
-use super::regions::{label_regions, smooth};
-
-/// Radius of the blur that flattens textured tiles when the plain picture shows no grid.
-const TEXTURE_RADIUS: u32 = 3;
+use super::screen_grid::locate_screen_grid;
 use super::signature::Signature;
 use super::{debug, CellReading, Method, Reading, MAX_PICTURE_PIXELS, MEGAPIXEL};
 use crate::grid::Grid;
@@ -699,43 +696,6 @@ impl Reader {
         best.map(|(d, _, c)| (d, c))
     }
 }
-
-/// The screen grid's lattice of cells and the regions it was found among: cells as
-/// flat regions; else on a smoothed copy (textured tiles); else as nine 3x3 boxes
-/// (dashed or dotted lines between cells), found among all regions or among those
-/// between dark lines only.
-fn locate_screen_grid(rgb: &image::RgbImage) -> (super::regions::Regions, Option<Lattice>) {
-    let regions = label_regions(rgb);
-    if let Some(lattice) = locate_lattice(&regions) {
-        return (regions, Some(lattice));
-    }
-    let smoothed = label_regions(&smooth(rgb, TEXTURE_RADIUS));
-    if let Some(lattice) = locate_lattice(&smoothed) {
-        return (smoothed, Some(lattice));
-    }
-    if let Some(boxes) = super::locate::locate_boxes(&regions, rgb) {
-        return (regions, Some(boxes));
-    }
-    // Tiny cells whose thin lines are partly lost: the boxes are the regions between
-    // the dark (thick) lines alone.
-    let dark = label_regions(&dark_only(rgb));
-    let tiny = |l: &Lattice| l.cells[40].w.max(l.cells[40].h) < super::locate::TINY_CELL;
-    let boxes = super::locate::locate_boxes(&dark, rgb).filter(tiny);
-    (dark, boxes)
-}
-
-/// The picture with only its dark pixels kept (black), all else white: thin grey lines
-/// between cells vanish, thick black lines between boxes stay.
-fn dark_only(rgb: &image::RgbImage) -> image::RgbImage {
-    image::RgbImage::from_fn(rgb.width(), rgb.height(), |x, y| {
-        let p = rgb.get_pixel(x, y).0;
-        let lum = (p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32) / 10;
-        image::Rgb(if lum < DARK_LINE { [0; 3] } else { [255; 3] })
-    })
-}
-
-/// The luminance under which a pixel counts as a dark line for [`dark_only`].
-const DARK_LINE: u32 = 100;
 
 /// The cells the second reading could not confirm, unless the rules confirm them all:
 /// they hold one digit (every other digit was confirmed by reading it), the puzzle has

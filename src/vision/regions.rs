@@ -13,6 +13,11 @@ use image::RgbImage;
 /// by 1-3 levels a pixel, so a shaded tile stays one region.
 pub const FLAT_TOLERANCE: u8 = 10;
 
+/// A colour's luminance, 0..=255 (0.3 R + 0.6 G + 0.1 B).
+pub fn luminance(p: [u8; 3]) -> u32 {
+    (p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32) / 10
+}
+
 /// One region's statistics.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Region {
