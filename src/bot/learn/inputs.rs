@@ -1,0 +1,223 @@
+//! A click and a digit key, each sent and watched for its effect: the cell selected,
+//! the digit in its cell, in another (put back) or nowhere (sent again).
+
+use super::*;
+
+impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
+    /// Clicks the cell of `m` and looks for the click's effect on it.
+    /// `quiet`: the click is not looked after (a probe, or a cell already selected).
+    pub(super) fn observed_click(
+        &mut self,
+        m: Move,
+        map: &CellMap,
+        origin: (i32, i32),
+        quiet: bool,
+    ) -> Result<Clicked, BotError> {
+        let before = self.cell_looks(map, origin)?[m.cell];
+        let mut wait = self.first_wait();
+        for tries in 1..=TRIES {
+            self.input.click(m.at)?;
+            let at = Instant::now();
+            self.last_input = Some(at);
+            if quiet {
+                return Ok(Clicked {
+                    tries,
+                    at,
+                    shown_after: None,
+                });
+            }
+            // A game that shows no selection has nothing to wait for.
+            let limit = if self.model.shows_selection == Some(false) {
+                0
+            } else {
+                wait
+            };
+            while at.elapsed() < Duration::from_millis(limit) {
+                let now = self.cell_looks(map, origin)?[m.cell];
+                if looks_differ(&before, &now) {
+                    self.model.shows_selection = Some(true);
+                    return Ok(Clicked {
+                        tries,
+                        at,
+                        shown_after: Some(at.elapsed().as_millis() as u64),
+                    });
+                }
+                self.pause(5);
+            }
+            // A game that never showed a selection gets its key now.
+            if self.model.shows_selection != Some(true) {
+                self.model.shows_selection = Some(false);
+                return Ok(Clicked {
+                    tries,
+                    at,
+                    shown_after: None,
+                });
+            }
+            debug!("the click on {} changed nothing; again", cell_name(m.cell));
+            wait *= 2;
+        }
+        Ok(Clicked {
+            tries: TRIES,
+            at: Instant::now(),
+            shown_after: None,
+        })
+    }
+
+    /// Types the digit of `m` and looks where it lands: in its cell, in another, or
+    /// nowhere (then it is typed again, up to four times, with longer looks).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn observed_key(
+        &mut self,
+        m: Move,
+        expect: &[u8; 81],
+        before: &[Look; 81],
+        left_pointer_at: &mut Option<ScreenPoint>,
+        start: &WindowView,
+        map: &CellMap,
+        origin: (i32, i32),
+    ) -> Result<KeyEffect, BotError> {
+        let mut wait = self.first_wait();
+        // A pad found after the first key showed nothing, on trial for one try, and
+        // the method before it.
+        let mut pad_on_trial = None;
+        // A game that showed no selection for the click may ignore clicks altogether
+        // (keyboard only, its cursor elsewhere): two tries, not four, before its
+        // cursor is looked for. Busy games show the click's selection.
+        let tries_max = if self.model.shows_selection == Some(false) {
+            TRIES_UNSELECTED
+        } else {
+            TRIES
+        };
+        for tries in 1..=tries_max {
+            match self.pad_button(m.digit, origin) {
+                Some(button) => {
+                    if let Some(why) = self.unsafe_to_act(start, map, &[button])? {
+                        return Ok(KeyEffect::Stop(Played::Paused(why)));
+                    }
+                    self.input.click(button)?;
+                    *left_pointer_at = Some(button);
+                }
+                None => {
+                    if let Some(stop) = self.focus_lost(start, map)? {
+                        return Ok(KeyEffect::Stop(stop));
+                    }
+                    self.input.key(Key::Digit(m.digit))?;
+                }
+            }
+            let at = Instant::now();
+            self.last_input = Some(at);
+            let mut drawing = false;
+            let mut drawn_after = None;
+            loop {
+                if drawing && at.elapsed() >= Duration::from_millis(wait.max(400)) {
+                    // The cell changed but does not read as the digit: the game took
+                    // the key; what it shows is for the looks and verification to judge.
+                    debug!(
+                        "{} changed but does not read {} yet",
+                        cell_name(m.cell),
+                        m.digit
+                    );
+                    return Ok(KeyEffect::Entered { tries, drawn_after });
+                }
+                if !drawing && at.elapsed() >= Duration::from_millis(wait) {
+                    break;
+                }
+                let changed = self.changed_cells(before, map, origin)?;
+                if changed.contains(&m.cell) {
+                    drawn_after.get_or_insert(at.elapsed().as_millis() as u64);
+                }
+                if !changed.is_empty() {
+                    if let Some(read) = self.read_grid_now()? {
+                        if read[m.cell] == m.digit {
+                            return Ok(KeyEffect::Entered { tries, drawn_after });
+                        }
+                        let elsewhere = (0..81)
+                            .find(|&i| i != m.cell && read[i] == m.digit && expect[i] != m.digit);
+                        if let Some(w) = elsewhere {
+                            return Ok(KeyEffect::Elsewhere(w));
+                        }
+                    }
+                    // Something is being drawn (a fade, a closing popover): wait for it.
+                    drawing |= changed.contains(&m.cell);
+                }
+                self.pause(5);
+            }
+            debug!(
+                "the key {} for {} showed nothing; again",
+                m.digit,
+                cell_name(m.cell)
+            );
+            if let Some(method) = pad_on_trial.take() {
+                // Its button did nothing either: back to keys.
+                self.model.pad = None;
+                self.model.method = method;
+            }
+            // A game that selected the cell but showed nothing for the key may take
+            // digits from a number pad: when the window has one, its button goes next
+            // (harmless if the key was only slow: the same digit in the same cell).
+            if self.model.pad.is_none()
+                && self.model.shows_selection == Some(true)
+                && !self.model.pad_searched
+            {
+                self.model.pad_searched = true;
+                if let Some(pad) = self.find_pad(map, origin)? {
+                    debug!("the window has a number pad: trying its button {}", m.digit);
+                    self.model.pad = Some(pad);
+                    pad_on_trial = Some(self.model.method.replace(InputMethod::Pad));
+                    continue;
+                }
+            }
+            wait *= 2;
+        }
+        Ok(KeyEffect::Nothing)
+    }
+
+    /// Puts cell `w` back as it was before a digit went there by mistake (the game's
+    /// focus is on it now): its own digit typed again when it had one, else erased
+    /// (Backspace, and Delete when that did nothing).
+    pub(super) fn put_back(&mut self, w: usize, expect: &[u8; 81]) -> Result<(), BotError> {
+        let keys: Vec<Key> = if expect[w] != 0 {
+            vec![Key::Digit(expect[w])]
+        } else {
+            vec![Key::Backspace, Key::Delete]
+        };
+        for key in keys {
+            self.input.key(key)?;
+            self.last_input = Some(Instant::now());
+            let at = Instant::now();
+            while at.elapsed() < Duration::from_millis(300) {
+                if let Some(read) = self.read_grid_now()? {
+                    if read[w] == expect[w] {
+                        debug!("{key:?} put {} back", cell_name(w));
+                        return Ok(());
+                    }
+                }
+                self.pause(10);
+            }
+        }
+        warn!("could not put {} back as it was", cell_name(w));
+        Ok(())
+    }
+}
+
+/// What a click did.
+pub(super) struct Clicked {
+    /// Clicks sent (more than one: the game ignored the first).
+    pub(super) tries: u32,
+    /// When the click that took was sent.
+    pub(super) at: Instant,
+    /// Milliseconds until the cell showed as selected (when it did).
+    pub(super) shown_after: Option<u64>,
+}
+
+/// Where a digit key's digit went.
+pub(super) enum KeyEffect {
+    /// `drawn_after`: milliseconds from the key to the first change in the cell.
+    Entered {
+        tries: u32,
+        drawn_after: Option<u64>,
+    },
+    Elsewhere(usize),
+    Nothing,
+    Stop(Played),
+}
