@@ -49,9 +49,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             return Ok(Some(Observed::Stop(stop)));
         }
         match self.arrows_took(&before, from, m.cell, map, origin)? {
-            Selection::Moved => {}
-            Selection::Stayed => return Ok(None),
-            Selection::GridChanged(why) => return Ok(Some(Observed::Stop(Played::Paused(why)))),
+            ArrowsDid::Moved => {}
+            ArrowsDid::Stayed => return Ok(None),
+            ArrowsDid::GridChanged(why) => return Ok(Some(Observed::Stop(Played::Paused(why)))),
         }
         let wait = self.first_wait().max(ARROW_LOOK_MS);
         if let Some(stop) = self.focus_lost(start, map)? {
@@ -129,7 +129,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         to: usize,
         map: &CellMap,
         origin: (i32, i32),
-    ) -> Result<Selection, BotError> {
+    ) -> Result<ArrowsDid, BotError> {
         let wait = self.first_wait().max(ARROW_LOOK_MS);
         let at = Instant::now();
         while at.elapsed() < Duration::from_millis(wait) {
@@ -140,10 +140,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     changed.len()
                 );
                 self.refuse_arrows(&why);
-                return Ok(Selection::GridChanged(why));
+                return Ok(ArrowsDid::GridChanged(why));
             }
             if changed.contains(&from) && changed.contains(&to) {
-                return Ok(Selection::Moved);
+                return Ok(ArrowsDid::Moved);
             }
             self.pause(5);
         }
@@ -152,7 +152,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             cell_name(from),
             cell_name(to)
         ));
-        Ok(Selection::Stayed)
+        Ok(ArrowsDid::Stayed)
     }
 
     /// The cells that look different now from `before`.
@@ -170,7 +170,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 }
 
 /// What arrow keys on trial did to the game's selection.
-pub(super) enum Selection {
+pub(super) enum ArrowsDid {
     Moved,
     Stayed,
     /// Most of the grid changed: why, to wait and look again.
