@@ -89,58 +89,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             TRIES
         };
         for tries in 1..=tries_max {
-            match self.pad_button(m.digit, origin) {
-                Some(button) => {
-                    if let Some(why) = self.unsafe_to_act(start, map, &[button])? {
-                        return Ok(KeyEffect::Stop(Played::Paused(why)));
-                    }
-                    self.input.click(button)?;
-                    *left_pointer_at = Some(button);
-                }
-                None => {
-                    if let Some(stop) = self.focus_lost(start, map)? {
-                        return Ok(KeyEffect::Stop(stop));
-                    }
-                    self.input.key(Key::Digit(m.digit))?;
-                }
+            if let Some(stop) = self.send_digit(m, left_pointer_at, start, map, origin)? {
+                return Ok(KeyEffect::Stop(stop));
             }
-            let at = Instant::now();
-            self.last_input = Some(at);
-            let mut drawing = false;
-            let mut drawn_after = None;
-            loop {
-                if drawing && at.elapsed() >= Duration::from_millis(wait.max(400)) {
-                    // The cell changed but does not read as the digit: the game took
-                    // the key; what it shows is for the looks and verification to judge.
-                    debug!(
-                        "{} changed but does not read {} yet",
-                        cell_name(m.cell),
-                        m.digit
-                    );
-                    return Ok(KeyEffect::Entered { tries, drawn_after });
-                }
-                if !drawing && at.elapsed() >= Duration::from_millis(wait) {
-                    break;
-                }
-                let changed = self.changed_cells(before, map, origin)?;
-                if changed.contains(&m.cell) {
-                    drawn_after.get_or_insert(at.elapsed().as_millis() as u64);
-                }
-                if !changed.is_empty() {
-                    if let Some(read) = self.read_grid_now()? {
-                        if read[m.cell] == m.digit {
-                            return Ok(KeyEffect::Entered { tries, drawn_after });
-                        }
-                        let elsewhere = (0..81)
-                            .find(|&i| i != m.cell && read[i] == m.digit && expect[i] != m.digit);
-                        if let Some(w) = elsewhere {
-                            return Ok(KeyEffect::Elsewhere(w));
-                        }
-                    }
-                    // Something is being drawn (a fade, a closing popover): wait for it.
-                    drawing |= changed.contains(&m.cell);
-                }
-                self.pause(5);
+            if let Some(effect) = self.watch_digit(m, tries, expect, before, map, origin, wait)? {
+                return Ok(effect);
             }
             debug!(
                 "the key {} for {} showed nothing; again",
@@ -170,6 +123,88 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             wait *= 2;
         }
         Ok(KeyEffect::Nothing)
+    }
+
+    /// Sends the digit of `m`: its key, or the learnt number pad's button. `Some` when
+    /// play must stop first.
+    fn send_digit(
+        &mut self,
+        m: Move,
+        left_pointer_at: &mut Option<ScreenPoint>,
+        start: &WindowView,
+        map: &CellMap,
+        origin: (i32, i32),
+    ) -> Result<Option<Played>, BotError> {
+        match self.pad_button(m.digit, origin) {
+            Some(button) => {
+                if let Some(why) = self.unsafe_to_act(start, map, &[button])? {
+                    return Ok(Some(Played::Paused(why)));
+                }
+                self.input.click(button)?;
+                *left_pointer_at = Some(button);
+            }
+            None => {
+                if let Some(stop) = self.focus_lost(start, map)? {
+                    return Ok(Some(stop));
+                }
+                self.input.key(Key::Digit(m.digit))?;
+            }
+        }
+        self.last_input = Some(Instant::now());
+        Ok(None)
+    }
+
+    /// Watches where the digit just sent (try `tries`) lands, for `wait` ms, or longer
+    /// while its cell is being drawn: in its cell, or in another. `None` when nothing
+    /// showed.
+    #[allow(clippy::too_many_arguments)]
+    fn watch_digit(
+        &mut self,
+        m: Move,
+        tries: u32,
+        expect: &[u8; 81],
+        before: &[Look; 81],
+        map: &CellMap,
+        origin: (i32, i32),
+        wait: u64,
+    ) -> Result<Option<KeyEffect>, BotError> {
+        let at = self.last_input.unwrap_or_else(Instant::now);
+        let mut drawing = false;
+        let mut drawn_after = None;
+        loop {
+            if drawing && at.elapsed() >= Duration::from_millis(wait.max(400)) {
+                // The cell changed but does not read as the digit: the game took
+                // the key; what it shows is for the looks and verification to judge.
+                debug!(
+                    "{} changed but does not read {} yet",
+                    cell_name(m.cell),
+                    m.digit
+                );
+                return Ok(Some(KeyEffect::Entered { tries, drawn_after }));
+            }
+            if !drawing && at.elapsed() >= Duration::from_millis(wait) {
+                return Ok(None);
+            }
+            let changed = self.changed_cells(before, map, origin)?;
+            if changed.contains(&m.cell) {
+                drawn_after.get_or_insert(at.elapsed().as_millis() as u64);
+            }
+            if !changed.is_empty() {
+                if let Some(read) = self.read_grid_now()? {
+                    if read[m.cell] == m.digit {
+                        return Ok(Some(KeyEffect::Entered { tries, drawn_after }));
+                    }
+                    let elsewhere = (0..81)
+                        .find(|&i| i != m.cell && read[i] == m.digit && expect[i] != m.digit);
+                    if let Some(w) = elsewhere {
+                        return Ok(Some(KeyEffect::Elsewhere(w)));
+                    }
+                }
+                // Something is being drawn (a fade, a closing popover): wait for it.
+                drawing |= changed.contains(&m.cell);
+            }
+            self.pause(5);
+        }
     }
 
     /// Puts cell `w` back as it was before a digit went there by mistake (the game's
