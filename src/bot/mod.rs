@@ -40,10 +40,13 @@ mod debug_pictures;
 mod evidence;
 mod fingerprint;
 mod learn;
+mod look;
 mod pace;
 mod play;
 mod puzzle;
+mod safety;
 mod step;
+mod trial;
 mod verify;
 
 use area::{covered, grid_with_margin, picture_area};

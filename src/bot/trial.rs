@@ -1,0 +1,79 @@
+//! The search for shorter pauses, once the game is learnt (`[delays] shorten`): a trial
+//! of the next shorter ones, kept when every move typed at them showed its digit.
+
+use super::look::Look;
+use super::pace::{Trial, TRIAL_MOVES};
+use super::*;
+
+impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
+    /// Begins a trial of the next shorter pauses (`pace::Pace::shorter`), or ends the
+    /// search when there are none; `cells` are moves already typed at the new pace.
+    pub(super) fn try_shorter_pauses(&mut self, cells: Vec<usize>) {
+        let next = self
+            .config
+            .delays
+            .shorten
+            .then(|| self.pace.shorter(&self.config.delays))
+            .flatten();
+        self.model.trial = match next {
+            Some(next) => {
+                debug!(
+                    "trying {} ms after a click, {} ms after a key",
+                    next.after_click, next.after_key
+                );
+                let good = std::mem::replace(&mut self.pace, next);
+                Trial::Trying { good, cells }
+            }
+            None => Trial::Done,
+        };
+    }
+
+    /// Keeps the pauses on trial when every move typed at them shows its digit in its
+    /// cell, and tries shorter ones; else goes back to the last pauses that held and
+    /// ends the search (the moves that did not show are entered again by the look).
+    pub(super) fn judge_trial(&mut self, look: &Look, trying: &[Move]) {
+        let Trial::Trying { good, .. } = &self.model.trial else {
+            return;
+        };
+        let failed: Vec<usize> = match look {
+            Look::Retype(cells) => trying
+                .iter()
+                .map(|m| m.cell)
+                .filter(|c| cells.contains(c))
+                .collect(),
+            // Covered: nothing can be told; the trial starts again after the pause.
+            Look::Changed(_) => return,
+            Look::AsTyped => Vec::new(),
+        };
+        if failed.is_empty() {
+            if trying.len() < TRIAL_MOVES {
+                return;
+            }
+            info!(
+                "the game keeps up with {} ms after a click, {} ms after a key",
+                self.pace.after_click, self.pace.after_key
+            );
+            self.try_shorter_pauses(Vec::new());
+            if self.model.trial == Trial::Done {
+                self.said_pace();
+            }
+        } else {
+            info!(
+                "the game did not keep up with {} ms after a click, {} ms after a key ({} did not show its digit)",
+                self.pace.after_click,
+                self.pace.after_key,
+                cell_names(&failed)
+            );
+            self.pace = good.clone();
+            self.model.trial = Trial::Done;
+            self.said_pace();
+        }
+    }
+
+    pub(super) fn said_pace(&self) {
+        info!(
+            "pace: {} ms after a click, {} ms after a key",
+            self.pace.after_click, self.pace.after_key
+        );
+    }
+}
