@@ -19,49 +19,118 @@ const FRINGE: i32 = 20;
 /// Paints over a caret in the cell `cell` of `picture` (module docs). True when one was
 /// found and painted over.
 pub(super) fn erase_caret(picture: &mut RgbaImage, cell: &Rect) -> bool {
-    // The cell's inside, away from the grid lines.
-    let inset_x = cell.w * 0.08;
-    let inset_y = cell.h * 0.08;
-    let x0 = (cell.x + inset_x).max(0.0) as u32;
-    let y0 = (cell.y + inset_y).max(0.0) as u32;
-    let x1 = ((cell.x + cell.w - inset_x).max(0.0) as u32).min(picture.width());
-    let y1 = ((cell.y + cell.h - inset_y).max(0.0) as u32).min(picture.height());
-    if x1 <= x0 + 4 || y1 <= y0 + 8 {
+    let Some(cell_ink) = CellInk::of(picture, cell) else {
         return false;
-    }
-    let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
-    let grey = |x: usize, y: usize| {
-        let p = picture.get_pixel(x0 + x as u32, y0 + y as u32);
-        (i32::from(p[0]) * 299 + i32::from(p[1]) * 587 + i32::from(p[2]) * 114) / 1000
     };
-    let greys: Vec<i32> = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .map(|(x, y)| grey(x, y))
-        .collect();
-    let mut sorted = greys.clone();
-    sorted.sort_unstable();
-    let bg = sorted[sorted.len() / 2];
-    let ink = |x: usize, y: usize| (greys[y * w + x] - bg).abs() > INK;
-
-    // Each column's longest run of ink: (start, length).
-    let runs: Vec<(usize, usize)> = (0..w)
-        .map(|x| {
-            let (mut best, mut start) = ((0, 0), None);
-            for y in 0..=h {
-                match (y < h && ink(x, y), start) {
-                    (true, None) => start = Some(y),
-                    (false, Some(s)) => {
-                        if y - s > best.1 {
-                            best = (s, y - s);
-                        }
-                        start = None;
-                    }
-                    _ => {}
-                }
+    let Some(bar) = find_bar(&cell_ink) else {
+        return false;
+    };
+    // Paint the bar and its anti-aliased fringe with the background.
+    let CellInk {
+        x0,
+        y0,
+        w,
+        h,
+        ref greys,
+        bg,
+    } = cell_ink;
+    let background = background_colour(picture, (x0, y0), w, h, greys, bg);
+    let from = bar.x0.saturating_sub(1);
+    let to = (bar.x1 + 1).min(w);
+    for c in from..to {
+        for y in bar.top.saturating_sub(1)..(bar.bottom + 1).min(h) {
+            if (greys[y * w + c] - bg).abs() > FRINGE || (bar.x0..bar.x1).contains(&c) {
+                picture.put_pixel(x0 + c as u32, y0 + y as u32, background);
             }
-            best
+        }
+    }
+    true
+}
+
+/// The inside of a cell (away from the grid lines) as greys, with its background
+/// grey (the median): `(x0, y0)` its top-left corner in the picture, `w` by `h`.
+struct CellInk {
+    x0: u32,
+    y0: u32,
+    w: usize,
+    h: usize,
+    greys: Vec<i32>,
+    bg: i32,
+}
+
+impl CellInk {
+    /// `None` for a cell too small to hold a caret beside a digit.
+    fn of(picture: &RgbaImage, cell: &Rect) -> Option<CellInk> {
+        let inset_x = cell.w * 0.08;
+        let inset_y = cell.h * 0.08;
+        let x0 = (cell.x + inset_x).max(0.0) as u32;
+        let y0 = (cell.y + inset_y).max(0.0) as u32;
+        let x1 = ((cell.x + cell.w - inset_x).max(0.0) as u32).min(picture.width());
+        let y1 = ((cell.y + cell.h - inset_y).max(0.0) as u32).min(picture.height());
+        if x1 <= x0 + 4 || y1 <= y0 + 8 {
+            return None;
+        }
+        let (w, h) = ((x1 - x0) as usize, (y1 - y0) as usize);
+        let grey = |x: usize, y: usize| {
+            let p = picture.get_pixel(x0 + x as u32, y0 + y as u32);
+            (i32::from(p[0]) * 299 + i32::from(p[1]) * 587 + i32::from(p[2]) * 114) / 1000
+        };
+        let greys: Vec<i32> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| grey(x, y))
+            .collect();
+        let mut sorted = greys.clone();
+        sorted.sort_unstable();
+        let bg = sorted[sorted.len() / 2];
+        Some(CellInk {
+            x0,
+            y0,
+            w,
+            h,
+            greys,
+            bg,
         })
-        .collect();
+    }
+
+    fn ink(&self, x: usize, y: usize) -> bool {
+        (self.greys[y * self.w + x] - self.bg).abs() > INK
+    }
+
+    /// Each column's longest run of ink: (start, length).
+    fn column_runs(&self) -> Vec<(usize, usize)> {
+        (0..self.w)
+            .map(|x| {
+                let (mut best, mut start) = ((0, 0), None);
+                for y in 0..=self.h {
+                    match (y < self.h && self.ink(x, y), start) {
+                        (true, None) => start = Some(y),
+                        (false, Some(s)) => {
+                            if y - s > best.1 {
+                                best = (s, y - s);
+                            }
+                            start = None;
+                        }
+                        _ => {}
+                    }
+                }
+                best
+            })
+            .collect()
+    }
+}
+
+/// A caret found: columns `x0..x1` and rows `top..bottom` of the cell's inside.
+struct Bar {
+    x0: usize,
+    x1: usize,
+    top: usize,
+    bottom: usize,
+}
+
+/// The first run of tall, narrow columns that has a caret's shape (module docs).
+fn find_bar(cell: &CellInk) -> Option<Bar> {
+    let (w, h) = (cell.w, cell.h);
+    let runs = cell.column_runs();
     let tall = |x: usize| runs[x].1 * 20 >= h * 9;
     let widest = 3.max(w / 12);
     let mut x = 0;
@@ -86,14 +155,14 @@ pub(super) fn erase_caret(picture: &mut RgbaImage, cell: &Rect) -> bool {
         }
         // Apart from the other ink: the columns beside it are mostly background.
         let beside =
-            |c: usize| (top..bottom).filter(|&y| ink(c, y)).count() * 10 <= (bottom - top) * 3;
+            |c: usize| (top..bottom).filter(|&y| cell.ink(c, y)).count() * 10 <= (bottom - top) * 3;
         if (gx0 > 0 && !beside(gx0 - 1)) || (gx1 < w && !beside(gx1)) {
             continue;
         }
         // The other ink, away from the bar and its fringe.
         let near = |c: usize| c + 1 >= gx0 && c <= gx1;
         let rows: Vec<usize> = (0..h)
-            .filter(|&y| (0..w).any(|c| !near(c) && ink(c, y)))
+            .filter(|&y| (0..w).any(|c| !near(c) && cell.ink(c, y)))
             .collect();
         let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else {
             continue;
@@ -102,20 +171,14 @@ pub(super) fn erase_caret(picture: &mut RgbaImage, cell: &Rect) -> bool {
         if (bottom - top) * 6 < other * 7 {
             continue;
         }
-        // Paint the bar and its anti-aliased fringe with the background.
-        let background = background_colour(picture, (x0, y0), w, h, &greys, bg);
-        let from = gx0.saturating_sub(1);
-        let to = (gx1 + 1).min(w);
-        for c in from..to {
-            for y in top.saturating_sub(1)..(bottom + 1).min(h) {
-                if (greys[y * w + c] - bg).abs() > FRINGE || (gx0..gx1).contains(&c) {
-                    picture.put_pixel(x0 + c as u32, y0 + y as u32, background);
-                }
-            }
-        }
-        return true;
+        return Some(Bar {
+            x0: gx0,
+            x1: gx1,
+            top,
+            bottom,
+        });
     }
-    false
+    None
 }
 
 /// The mean colour of the pixels whose grey is the background's (within a few levels).

@@ -71,50 +71,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         since: Option<Instant>,
         strict: &[Move],
     ) -> Result<Look, BotError> {
-        // The game may still be drawing (a closing popover, a fade): a look where the
-        // puzzle's own digits do not all read is taken again, for at most 300 ms; one
-        // where moves on trial do not show yet, for twice the game's latency.
-        let start = Instant::now();
-        let strict_wait = Duration::from_millis((2 * self.model.latency).max(40));
-        let read = loop {
-            let Some(read) = self.read_grid_now()? else {
-                return Ok(Look::AsTyped);
-            };
-            let mut changed: Vec<usize> = (0..81)
-                .filter(|&i| puzzle.cells()[i] != 0 && read[i] != puzzle.cells()[i])
-                .collect();
-            // Games that open a popover at a clicked cell (GNOME Sudoku's number
-            // chooser) hide the cells around the last move for a moment: a look in
-            // the middle of play leaves them to the next look.
-            // A screen whose captures lag may still show the popover of a move or
-            // three before.
-            let recent = if self.screen.captures_lag() { 4 } else { 1 };
-            let lately: Vec<usize> = typed.iter().rev().take(recent).map(|m| m.cell).collect();
-            changed.retain(|&i| !lately.iter().any(|&l| near(i, l)));
-            let unshown = strict
-                .iter()
-                .filter(|m| read[m.cell] == 0 && !lately.iter().any(|&l| near(m.cell, l)))
-                .count();
-            if changed.is_empty() && (unshown == 0 || start.elapsed() >= strict_wait) {
-                debug!("mid-play look took {} ms", start.elapsed().as_millis());
-                break read;
-            }
-            if start.elapsed() >= Duration::from_millis(300) {
-                return Ok(Look::Changed(format!(
-                    "the game's digits at {} no longer read as before (something covers or changed the grid); looking again",
-                    cell_names(&changed)
-                )));
-            }
-            debug!(
-                "mid-play look: {} of the puzzle's digits and {unshown} digits typed do not read yet",
-                changed.len()
-            );
-            self.pause(if changed.is_empty() { 10 } else { 30 });
+        let read = match self.settled_look(puzzle, typed, strict)? {
+            Ok(read) => read,
+            Err(look) => return Ok(look),
         };
         // Empty cells may still be fading in or waiting for a slow game: verification
         // sees to them. A different digit is the game's doing or a misplaced key.
-        let recent = if self.screen.captures_lag() { 4 } else { 1 };
-        let lately: Vec<usize> = typed.iter().rev().take(recent).map(|m| m.cell).collect();
+        let lately = self.recent_cells(typed);
         let near_last = |c: usize| lately.iter().any(|&l| near(c, l));
         let wrong: Vec<usize> = typed
             .iter()
@@ -148,22 +111,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .filter(|c| typed_at.get(c).is_some_and(|at| Some(*at) > since))
                 .count()
         };
-        let (wrong_now, lost_now) = (fresh(&wrong), fresh(&lost));
-        // Arrow keys were chosen over clicks that work: a digit in the wrong cell says
-        // the game's arrows do not go where the bot thinks (they skip givens, say).
-        if wrong_now > 0 && self.model.arrows == Arrows::Preferred {
-            self.refuse_arrows(&format!(
-                "{} digits typed after arrow keys went to the wrong cell",
-                wrong_now
-            ));
-        }
-        // A trial that fails goes back to the pauses before it instead.
-        if strict.is_empty() && (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
-            info!(
-                "{wrong_now} digits in the wrong cell and {lost_now} lost since the last look: slowing down to {} ms after a click, {} ms after a key",
-                self.pace.after_click, self.pace.after_key
-            );
-        }
+        self.learn_from_look(fresh(&wrong), fresh(&lost), strict.is_empty());
         let mut wrong = wrong;
         if lost.len() > 2 {
             wrong.extend(&lost);
@@ -181,6 +129,81 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             cell_names(&wrong)
         );
         Ok(Look::Retype(wrong))
+    }
+
+    /// The digits read once the game is done drawing: a look where the puzzle's own
+    /// digits do not all read (a closing popover, a fade) is taken again, for at most
+    /// 300 ms, then means the grid changed; one where moves on trial (`strict`) do not
+    /// show yet, for twice the game's latency. No grid seen: nothing to say.
+    fn settled_look(
+        &mut self,
+        puzzle: &Grid,
+        typed: &[Move],
+        strict: &[Move],
+    ) -> Result<Result<[u8; 81], Look>, BotError> {
+        let start = Instant::now();
+        let strict_wait = Duration::from_millis((2 * self.model.latency).max(40));
+        loop {
+            let Some(read) = self.read_grid_now()? else {
+                return Ok(Err(Look::AsTyped));
+            };
+            let mut changed: Vec<usize> = (0..81)
+                .filter(|&i| puzzle.cells()[i] != 0 && read[i] != puzzle.cells()[i])
+                .collect();
+            // Games that open a popover at a clicked cell (GNOME Sudoku's number
+            // chooser) hide the cells around the last move for a moment: a look in
+            // the middle of play leaves them to the next look.
+            let lately = self.recent_cells(typed);
+            changed.retain(|&i| !lately.iter().any(|&l| near(i, l)));
+            let unshown = strict
+                .iter()
+                .filter(|m| read[m.cell] == 0 && !lately.iter().any(|&l| near(m.cell, l)))
+                .count();
+            if changed.is_empty() && (unshown == 0 || start.elapsed() >= strict_wait) {
+                debug!("mid-play look took {} ms", start.elapsed().as_millis());
+                return Ok(Ok(read));
+            }
+            if start.elapsed() >= Duration::from_millis(300) {
+                return Ok(Err(Look::Changed(format!(
+                    "the game's digits at {} no longer read as before (something covers or changed the grid); looking again",
+                    cell_names(&changed)
+                ))));
+            }
+            debug!(
+                "mid-play look: {} of the puzzle's digits and {unshown} digits typed do not read yet",
+                changed.len()
+            );
+            self.pause(if changed.is_empty() { 10 } else { 30 });
+        }
+    }
+
+    /// The cells of the last moves, where a popover may still hide the grid: the
+    /// last one, or the last four on a screen whose captures lag (it may still show
+    /// the popover of a move or three before).
+    fn recent_cells(&self, typed: &[Move]) -> Vec<usize> {
+        let recent = if self.screen.captures_lag() { 4 } else { 1 };
+        typed.iter().rev().take(recent).map(|m| m.cell).collect()
+    }
+
+    /// What digits in the wrong cell (`wrong_now`) and lost ones (`lost_now`) since the
+    /// last look teach: arrow keys that misplace digits are given up, and, outside a
+    /// trial of shorter pauses (`no_trial`), more than a few slow the pace.
+    fn learn_from_look(&mut self, wrong_now: usize, lost_now: usize, no_trial: bool) {
+        // Arrow keys were chosen over clicks that work: a digit in the wrong cell says
+        // the game's arrows do not go where the bot thinks (they skip givens, say).
+        if wrong_now > 0 && self.model.arrows == Arrows::Preferred {
+            self.refuse_arrows(&format!(
+                "{} digits typed after arrow keys went to the wrong cell",
+                wrong_now
+            ));
+        }
+        // A trial that fails goes back to the pauses before it instead.
+        if no_trial && (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
+            info!(
+                "{wrong_now} digits in the wrong cell and {lost_now} lost since the last look: slowing down to {} ms after a click, {} ms after a key",
+                self.pace.after_click, self.pace.after_key
+            );
+        }
     }
 }
 

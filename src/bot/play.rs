@@ -73,18 +73,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Goes::Again => continue,
                 Goes::Stop(played) => return Ok(played),
             }
-            let lagging_trial =
-                lagging && self.model.arrows == Arrows::Untried && self.model.method.is_none();
-            if let (true, Some(from)) = (lagging_trial, round.selected.filter(|&s| s != m.cell)) {
-                match self.arrows_despite_lag(m, from, &round.expect, start, map)? {
-                    None => round.selected = None,
-                    Some(Observed::Stop(played)) => return Ok(played),
-                    Some(Observed::Entered) => {
-                        round.selected = Some(m.cell);
-                        round.note_typed(m);
-                        self.pause(self.pace.after_key);
-                        continue;
-                    }
+            if lagging && self.model.arrows == Arrows::Untried && self.model.method.is_none() {
+                match self.arrows_on_a_lagging_screen(&mut round, m, start, map)? {
+                    Goes::On => {}
+                    Goes::Again => continue,
+                    Goes::Stop(played) => return Ok(played),
                 }
             }
             if pinned.is_none() && self.model.learning() {
@@ -122,6 +115,32 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             t.elapsed().as_millis()
         );
         Ok(Played::All)
+    }
+
+    /// Move `m` played with arrow keys on trial on a screen whose captures lag, from
+    /// the game's cursor when it is on another cell: `Again` when the digit went in
+    /// (on to the next move), `On` to play the move as usual.
+    fn arrows_on_a_lagging_screen(
+        &mut self,
+        round: &mut Round,
+        m: Move,
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Goes, BotError> {
+        let Some(from) = round.selected.filter(|&s| s != m.cell) else {
+            return Ok(Goes::On);
+        };
+        match self.arrows_despite_lag(m, from, &round.expect, start, map)? {
+            None => round.selected = None,
+            Some(Observed::Stop(played)) => return Ok(Goes::Stop(played)),
+            Some(Observed::Entered) => {
+                round.selected = Some(m.cell);
+                round.note_typed(m);
+                self.pause(self.pace.after_key);
+                return Ok(Goes::Again);
+            }
+        }
+        Ok(Goes::On)
     }
 
     /// When a look at the grid is due (after the first move, the fourth, then every

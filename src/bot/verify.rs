@@ -25,6 +25,18 @@ struct Message {
     picture: DynamicImage,
 }
 
+/// Verification's progress: the cells that do not hold the solution at the last
+/// look, the last problem that kept a look from telling, the game's windows read (by
+/// id) and its last message, the solutions played, and where the cells are.
+struct Verifying {
+    wrong: Vec<usize>,
+    last_problem: String,
+    heard: HashMap<u32, Verdict>,
+    message: Option<Message>,
+    tried: Vec<Grid>,
+    map: CellMap,
+}
+
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Looks at the grid and at what the game says until either proves the puzzle
     /// solved, re-entering cells that did not take or that the game changed (at most
@@ -37,16 +49,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         solution: &mut Grid,
         several: bool,
         start: &WindowView,
-        mut map: CellMap,
+        map: CellMap,
         before: &HashSet<u32>,
     ) -> Result<Option<Verification>, BotError> {
         let rounds = self.config.watch.verify_rounds;
-        let mut wrong: Vec<usize> = Vec::new();
-        let mut last_problem = String::from("nothing read yet");
-        // Message windows already read, by id; the last message heard.
-        let mut heard: HashMap<u32, Verdict> = HashMap::new();
-        let mut message: Option<Message> = None;
-        let mut tried: Vec<Grid> = vec![*solution];
+        let mut v = Verifying {
+            wrong: Vec::new(),
+            last_problem: String::from("nothing read yet"),
+            heard: HashMap::new(),
+            message: None,
+            tried: vec![*solution],
+            map,
+        };
         let mut entered_rounds = 0;
         // A game whose answers to the first moves were seen (learning) gets a first look
         // as soon as it drew them then: a grid that reads as the solution needs no
@@ -65,71 +79,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(None);
             }
             let view = self.screen.view()?;
-            // A window that closed may open again with new words; one whose words said
-            // nothing yet is read again (it may still have been drawing them).
-            heard.retain(|id, verdict| {
-                *verdict != Verdict::Unknown && view.above.iter().any(|w| w.id == *id)
-            });
-            // The game's own windows that opened since play began: read what they say
-            // (not at the first look, which comes before a new window is drawn).
-            let new: Vec<WindowInfo> = view
-                .above
-                .iter()
-                .filter(|w| {
-                    !first_look
-                        && !before.contains(&w.id)
-                        && !heard.contains_key(&w.id)
-                        && w.same_app(&start.window)
-                })
-                .cloned()
-                .collect();
-            for w in new {
-                let heard_now = self.window_message(&w, &map.grid)?;
-                heard.insert(w.id, heard_now.verdict);
-                info!(
-                    "the game opened {}: {} ({:?})",
-                    w.describe(),
-                    quote(&heard_now.words),
-                    heard_now.verdict
-                );
-                if heard_now.verdict == Verdict::Success {
-                    return Ok(Some(Verification::Message {
-                        from: heard_now.from,
-                        words: heard_now.words,
-                    }));
-                }
-                if message
-                    .as_ref()
-                    .is_none_or(|m| m.verdict != Verdict::Failure)
-                {
-                    message = Some(heard_now);
-                }
+            if let Some(said) = self.hear_new_windows(&mut v, &view, start, before, first_look)? {
+                return Ok(Some(said));
             }
-            if !view.viewable {
-                last_problem = "the game window is not on the screen".into();
+            let Some((reading, picture, region)) = self.verification_look(&mut v, &view)? else {
                 continue;
-            }
-            if let Some(cover) = covered(&view, &map.grid) {
-                // A message of the game's over the grid hides it: its words decide.
-                if let Some(m) = message.as_ref().filter(|m| m.over_grid) {
-                    return Err(self.message_error(m));
-                }
-                last_problem = cover;
-                continue;
-            }
-            let capture = self.screen.capture()?;
-            let (picture, region) = self.past_caret(capture);
-            let picture = DynamicImage::ImageRgba8(picture);
-            // Without the glyph cache: the check must not agree with the bot's own
-            // reading merely because it reads through the same memory.
-            let reading = match self.reader.read_fresh(&picture) {
-                Ok(r) => r,
-                Err(ReadError::Doubtful { reading, .. }) => *reading,
-                Err(ReadError::NoGrid) => {
-                    last_problem = "no grid found in the window".into();
-                    continue;
-                }
-                Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
             };
             // Digits that were there before playing must still read: if they do not,
             // something is drawn over the grid (a banner saying it is solved, GNOME
@@ -154,80 +108,211 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     Verdict::Failure => return Err(self.message_error(&banner)),
                     Verdict::Unknown => {}
                 }
-                last_problem =
+                v.last_problem =
                     format!("{gone} digits that were there before playing no longer read");
                 continue;
             }
-            map = CellMap::new(&reading, view.window.rect, region, &self.config);
-            wrong = (0..81)
-                .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
-                .collect();
-            if wrong.is_empty() {
-                let Some(m) = message.as_ref().filter(|m| m.verdict == Verdict::Failure) else {
-                    info!("verified: the grid reads as the solution");
-                    return Ok(Some(Verification::GridRead));
-                };
-                // The grid holds what was played, and the game says it is wrong.
-                if !several {
-                    return Err(self.message_error(m));
-                }
-                let Some(other) = another_solution(puzzle, &tried) else {
-                    return Err(self.message_error(m));
-                };
-                info!(
-                    "the game rejects the solution played ({}); switching to another of the puzzle's solutions",
-                    quote(&m.words)
-                );
-                *solution = other;
-                tried.push(other);
-                message = None;
-                wrong = (0..81)
-                    .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
-                    .collect();
+            v.map = CellMap::new(&reading, view.window.rect, region, &self.config);
+            if let Some(verified) =
+                self.holds_the_solution(&mut v, &reading, puzzle, solution, several)?
+            {
+                return Ok(Some(verified));
             }
             if entered_rounds >= rounds {
                 break;
             }
             entered_rounds += 1;
-            if pace::too_fast(reading.grid.cells(), puzzle.cells(), solution.cells())
-                && self.pace.slower()
-            {
-                info!(
-                    "the game lost moves or took digits into the wrong cell: slowing down to {} ms after a click, {} ms after a key",
-                    self.pace.after_click, self.pace.after_key
-                );
-            }
-            info!(
-                "{} cells do not hold the solution ({}); entering them again",
-                wrong.len(),
-                cell_names(&wrong)
-            );
-            // What the game said was about the grid before these moves.
-            message = None;
-            let again = plan_moves(&reading.grid, solution, &map);
-            match self.play(&again, puzzle, &view, &map)? {
-                Played::All => {}
-                Played::Paused(reason) => {
-                    info!("stopped typing: {reason}");
-                    last_problem = reason;
-                }
-                Played::FocusLost(thief) => {
-                    self.focus_thief = Some(thief.clone());
-                    return Err(BotError::FocusLost(thief));
-                }
-                Played::Stopped => return Ok(None),
+            if !self.enter_again(&mut v, &reading, puzzle, solution, &view)? {
+                return Ok(None);
             }
         }
-        if let Some(m) = &message {
+        Err(self.not_verified(v, rounds))
+    }
+
+    /// Reads what the game's windows that opened since play began say (not at the
+    /// first look, which comes before a new window is drawn): the proof when one says
+    /// the puzzle is solved. A window that closed may open again with new words; one
+    /// whose words said nothing yet is read again (it may still have been drawing them).
+    fn hear_new_windows(
+        &mut self,
+        v: &mut Verifying,
+        view: &WindowView,
+        start: &WindowView,
+        before: &HashSet<u32>,
+        first_look: bool,
+    ) -> Result<Option<Verification>, BotError> {
+        v.heard.retain(|id, verdict| {
+            *verdict != Verdict::Unknown && view.above.iter().any(|w| w.id == *id)
+        });
+        let new: Vec<WindowInfo> = view
+            .above
+            .iter()
+            .filter(|w| {
+                !first_look
+                    && !before.contains(&w.id)
+                    && !v.heard.contains_key(&w.id)
+                    && w.same_app(&start.window)
+            })
+            .cloned()
+            .collect();
+        for w in new {
+            let heard_now = self.window_message(&w, &v.map.grid)?;
+            v.heard.insert(w.id, heard_now.verdict);
+            info!(
+                "the game opened {}: {} ({:?})",
+                w.describe(),
+                quote(&heard_now.words),
+                heard_now.verdict
+            );
+            if heard_now.verdict == Verdict::Success {
+                return Ok(Some(Verification::Message {
+                    from: heard_now.from,
+                    words: heard_now.words,
+                }));
+            }
+            if v.message
+                .as_ref()
+                .is_none_or(|m| m.verdict != Verdict::Failure)
+            {
+                v.message = Some(heard_now);
+            }
+        }
+        Ok(None)
+    }
+
+    /// A fresh reading of the grid (without the glyph cache: the check must not agree
+    /// with the bot's own reading merely because it reads through the same memory),
+    /// with the picture and its place in the window; `None`, with the problem noted,
+    /// when the grid is off the screen, covered or not found. A message of the game's
+    /// over the grid hides it: its words decide.
+    fn verification_look(
+        &mut self,
+        v: &mut Verifying,
+        view: &WindowView,
+    ) -> Result<Option<(Reading, DynamicImage, (u32, u32))>, BotError> {
+        if !view.viewable {
+            v.last_problem = "the game window is not on the screen".into();
+            return Ok(None);
+        }
+        if let Some(cover) = covered(view, &v.map.grid) {
+            if let Some(m) = v.message.as_ref().filter(|m| m.over_grid) {
+                return Err(self.message_error(m));
+            }
+            v.last_problem = cover;
+            return Ok(None);
+        }
+        let capture = self.screen.capture()?;
+        let (picture, region) = self.past_caret(capture);
+        let picture = DynamicImage::ImageRgba8(picture);
+        let reading = match self.reader.read_fresh(&picture) {
+            Ok(r) => r,
+            Err(ReadError::Doubtful { reading, .. }) => *reading,
+            Err(ReadError::NoGrid) => {
+                v.last_problem = "no grid found in the window".into();
+                return Ok(None);
+            }
+            Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
+        };
+        Ok(Some((reading, picture, region)))
+    }
+
+    /// Whether the grid read holds the solution played: the proof, unless the game
+    /// said the grid is wrong. Then, when the puzzle has `several` solutions, another
+    /// one is played instead (the cells to enter again noted); else the game's words
+    /// are the error.
+    fn holds_the_solution(
+        &mut self,
+        v: &mut Verifying,
+        reading: &Reading,
+        puzzle: &Grid,
+        solution: &mut Grid,
+        several: bool,
+    ) -> Result<Option<Verification>, BotError> {
+        v.wrong = (0..81)
+            .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
+            .collect();
+        if !v.wrong.is_empty() {
+            return Ok(None);
+        }
+        let Some(m) = v.message.as_ref().filter(|m| m.verdict == Verdict::Failure) else {
+            info!("verified: the grid reads as the solution");
+            return Ok(Some(Verification::GridRead));
+        };
+        // The grid holds what was played, and the game says it is wrong.
+        if !several {
             return Err(self.message_error(m));
         }
-        if wrong.is_empty() {
-            Err(BotError::Unverifiable(last_problem))
+        let Some(other) = another_solution(puzzle, &v.tried) else {
+            return Err(self.message_error(m));
+        };
+        info!(
+            "the game rejects the solution played ({}); switching to another of the puzzle's solutions",
+            quote(&m.words)
+        );
+        *solution = other;
+        v.tried.push(other);
+        v.message = None;
+        v.wrong = (0..81)
+            .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
+            .collect();
+        Ok(None)
+    }
+
+    /// Enters again the cells that do not hold the solution (slower, when the game
+    /// lost moves or took digits into the wrong cells). False when the bot was
+    /// stopped.
+    fn enter_again(
+        &mut self,
+        v: &mut Verifying,
+        reading: &Reading,
+        puzzle: &Grid,
+        solution: &Grid,
+        view: &WindowView,
+    ) -> Result<bool, BotError> {
+        if pace::too_fast(reading.grid.cells(), puzzle.cells(), solution.cells())
+            && self.pace.slower()
+        {
+            info!(
+                "the game lost moves or took digits into the wrong cell: slowing down to {} ms after a click, {} ms after a key",
+                self.pace.after_click, self.pace.after_key
+            );
+        }
+        info!(
+            "{} cells do not hold the solution ({}); entering them again",
+            v.wrong.len(),
+            cell_names(&v.wrong)
+        );
+        // What the game said was about the grid before these moves.
+        v.message = None;
+        let again = plan_moves(&reading.grid, solution, &v.map);
+        match self.play(&again, puzzle, view, &v.map)? {
+            Played::All => {}
+            Played::Paused(reason) => {
+                info!("stopped typing: {reason}");
+                v.last_problem = reason;
+            }
+            Played::FocusLost(thief) => {
+                self.focus_thief = Some(thief.clone());
+                return Err(BotError::FocusLost(thief));
+            }
+            Played::Stopped => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Why verification failed after its rounds: the game's last words, else the
+    /// cells that still do not hold the solution, else the last problem seen.
+    fn not_verified(&self, v: Verifying, rounds: u32) -> BotError {
+        if let Some(m) = &v.message {
+            return self.message_error(m);
+        }
+        if v.wrong.is_empty() {
+            BotError::Unverifiable(v.last_problem)
         } else {
-            Err(BotError::NotVerified {
-                cells: wrong,
+            BotError::NotVerified {
+                cells: v.wrong,
                 rounds,
-            })
+            }
         }
     }
 
