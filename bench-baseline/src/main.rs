@@ -31,13 +31,17 @@
 //!
 //! Ratios are other solver's time / sudoku-bot's time: above 1, sudoku-bot is faster.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::time::Instant;
 
+mod corpus;
+mod tdoku;
+
+use corpus::{load, permute, Rng};
 use sudoku_bot::solver::{self, Solution};
 use sudoku_bot::Grid;
+use tdoku::{build_tdoku, run_process};
 
 const CORPORA: [&str; 4] = [
     "17_clue.txt",
@@ -121,47 +125,65 @@ fn target_dir() -> Result<PathBuf, String> {
     Ok(exe.parent().map(Path::to_path_buf).unwrap_or_default())
 }
 
-/// Builds tdoku's sources in `src_dir` with our driver into `target/release/tdoku/`.
-fn build_tdoku(src_dir: &Path, target: &Path) -> Result<PathBuf, String> {
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tdoku_driver.cc");
-    let sources = [
-        src_dir.join("src/solver_dpll_triad_simd.cc"),
-        src_dir.join("src/util.cc"),
-    ];
-    for needed in sources.iter().chain([&src_dir.join("include/tdoku.h")]) {
-        if !needed.is_file() {
-            return Err(format!(
-                "tdoku folder {}: no {}",
-                src_dir.display(),
-                needed.display()
-            ));
-        }
-    }
-    let out_dir = target.join("tdoku");
-    std::fs::create_dir_all(&out_dir)
-        .map_err(|e| format!("could not create {}: {e}", out_dir.display()))?;
-    let out = out_dir.join("tdoku-driver");
-    let status = Command::new("g++")
-        .args(["-O3", "-march=native", "-std=c++17", "-o"])
-        .arg(&out)
-        .arg("-I")
-        .arg(src_dir)
-        .arg(&driver)
-        .args(&sources)
-        .status()
-        .map_err(|e| format!("could not run g++ to build tdoku: {e}"))?;
-    if !status.success() {
-        return Err(format!("g++ failed building tdoku ({status})"));
-    }
-    Ok(out)
-}
-
-/// Benchmarks every corpus; false when the solvers disagreed somewhere.
+/// The whole benchmark: every corpus, each solver in turn each round; the table, the
+/// single-solve figure, and whether every solver gave the same answers.
 fn run(options: &Options) -> Result<bool, String> {
     let target = target_dir()?;
+    let (tdoku, process) = contenders(options, &target)?;
+    let contenders = Contenders {
+        tdoku: tdoku.as_deref(),
+        process: process.as_deref(),
+        target: &target,
+    };
+    let mut rng = Rng(options.seed);
+    let mut all_agree = true;
+    let mut rows = Vec::new();
+    let mut single = None;
+    for name in CORPORA {
+        let puzzles = load(&options.dir.join(name), options.limit)?;
+        let puzzles: Vec<String> = if options.file_order {
+            puzzles
+        } else {
+            puzzles.iter().map(|p| permute(p, &mut rng)).collect()
+        };
+        rows.push(bench_corpus(
+            name,
+            &puzzles,
+            options.reps,
+            &contenders,
+            &mut all_agree,
+        )?);
+        if name == "forum_hardest_1106.txt" {
+            single = Some(single_solve_micros(&puzzles));
+        }
+    }
+    print_table(&rows, options.reps);
+    if let Some((median, slowest)) = single {
+        println!(
+            "single solve (as the bot does once a read), forum_hardest_1106, each puzzle timed \
+alone, best of 5: median puzzle {median:.1} µs, slowest {slowest:.1} µs (goal: median under 100 µs)"
+        );
+    }
+    if all_agree {
+        let who = if tdoku.is_some() {
+            "sudoku-bot, tdoku and the sudoku crate"
+        } else {
+            "sudoku-bot and the sudoku crate"
+        };
+        println!("answers: {who} agree on every puzzle");
+    }
+    Ok(all_agree)
+}
+
+/// tdoku's driver, built from `--tdoku DIR` (else skipped, and said so), and the
+/// `sudoku-bot` executable for the process-level figures (which need tdoku too).
+fn contenders(
+    options: &Options,
+    target: &Path,
+) -> Result<(Option<PathBuf>, Option<PathBuf>), String> {
     let tdoku = match &options.tdoku {
         Some(dir) => {
-            let driver = build_tdoku(dir, &target)?;
+            let driver = build_tdoku(dir, target)?;
             println!(
                 "tdoku: built from {} into {} (g++ -O3 -march=native, TdokuEnumerate, limit 2)",
                 dir.display(),
@@ -192,103 +214,87 @@ fn run(options: &Options) -> Result<bool, String> {
         }
         _ => None,
     };
+    Ok((tdoku, process))
+}
 
-    let mut rng = Rng(options.seed);
-    let mut all_agree = true;
-    let mut rows = Vec::new();
-    let mut single = None;
-    for name in CORPORA {
-        let puzzles = load(&options.dir.join(name), options.limit)?;
-        let puzzles: Vec<String> = if options.file_order {
-            puzzles
-        } else {
-            puzzles.iter().map(|p| permute(p, &mut rng)).collect()
-        };
-        let input = target.join(format!("bench-{name}"));
-        std::fs::write(&input, puzzles.join("\n") + "\n")
-            .map_err(|e| format!("could not write {}: {e}", input.display()))?;
+/// Who runs beside sudoku-bot's solver in process: tdoku's driver and `sudoku-bot`
+/// itself as processes (when built), and the folder for their input files.
+struct Contenders<'a> {
+    tdoku: Option<&'a Path>,
+    process: Option<&'a Path>,
+    target: &'a Path,
+}
 
-        // The answers, in `sudoku-bot solve`'s words, from each solver.
-        let expected = answers_ours(&puzzles);
-        let mut check = |who: &str, answers: &[String]| {
-            let wrong = expected.iter().zip(answers).filter(|(a, b)| a != b).count()
-                + expected.len().abs_diff(answers.len());
-            if wrong > 0 {
-                eprintln!("{name}: {who} disagrees with sudoku-bot on {wrong} puzzles");
-                all_agree = false;
-            }
-        };
-        check("the sudoku crate", &answers_sudoku_crate(&puzzles));
-
-        let mut ours = Vec::new();
-        let mut theirs = Vec::new();
-        let mut tdoku_in = Vec::new();
-        let mut tdoku_proc = Vec::new();
-        let mut ours_proc = Vec::new();
-        for round in 0..options.reps {
-            // Take turns, and change who goes first each round.
-            let mut turns: Vec<u8> = vec![0, 1, 2];
-            turns.rotate_left(round % 3);
-            for turn in turns {
-                match turn {
-                    0 => ours.push(time(|| solve_ours(&puzzles))),
-                    1 => theirs.push(time(|| solve_sudoku_crate(&puzzles))),
-                    _ => {
-                        if let Some(driver) = &tdoku {
-                            let run = run_process(Command::new(driver), &input)?;
-                            if round == 0 {
-                                check("tdoku", &run.lines);
-                            }
-                            tdoku_proc.push(run.cpu_seconds);
-                            tdoku_in.push(run.solve_seconds.ok_or(
+/// One corpus: the three solvers' answers checked against sudoku-bot's (a
+/// disagreement clears `all_agree`), then `reps` rounds in which they take turns.
+fn bench_corpus(
+    name: &'static str,
+    puzzles: &[String],
+    reps: usize,
+    contenders: &Contenders,
+    all_agree: &mut bool,
+) -> Result<Row, String> {
+    let input = contenders.target.join(format!("bench-{name}"));
+    std::fs::write(&input, puzzles.join("\n") + "\n")
+        .map_err(|e| format!("could not write {}: {e}", input.display()))?;
+    // The answers, in `sudoku-bot solve`'s words, from each solver.
+    let expected = answers_ours(puzzles);
+    let mut check = |who: &str, answers: &[String]| {
+        let wrong = expected.iter().zip(answers).filter(|(a, b)| a != b).count()
+            + expected.len().abs_diff(answers.len());
+        if wrong > 0 {
+            eprintln!("{name}: {who} disagrees with sudoku-bot on {wrong} puzzles");
+            *all_agree = false;
+        }
+    };
+    check("the sudoku crate", &answers_sudoku_crate(puzzles));
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let (mut tdoku_in, mut tdoku_proc, mut ours_proc) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..reps {
+        // Take turns, and change who goes first each round.
+        let mut turns: Vec<u8> = vec![0, 1, 2];
+        turns.rotate_left(round % 3);
+        for turn in turns {
+            match turn {
+                0 => ours.push(time(|| solve_ours(puzzles))),
+                1 => theirs.push(time(|| solve_sudoku_crate(puzzles))),
+                _ => {
+                    if let Some(driver) = contenders.tdoku {
+                        let run = run_process(Command::new(driver), &input)?;
+                        if round == 0 {
+                            check("tdoku", &run.lines);
+                        }
+                        tdoku_proc.push(run.cpu_seconds);
+                        tdoku_in
+                            .push(run.solve_seconds.ok_or(
                                 "tdoku's driver did not report solve-seconds".to_string(),
                             )?);
+                    }
+                    if let Some(bin) = contenders.process {
+                        let mut cmd = Command::new(bin);
+                        cmd.arg("solve").env("RUST_LOG", "off");
+                        let run = run_process(cmd, &input)?;
+                        if round == 0 {
+                            check("`sudoku-bot solve`", &run.lines);
                         }
-                        if let Some(bin) = &process {
-                            let mut cmd = Command::new(bin);
-                            cmd.arg("solve").env("RUST_LOG", "off");
-                            let run = run_process(cmd, &input)?;
-                            if round == 0 {
-                                check("`sudoku-bot solve`", &run.lines);
-                            }
-                            ours_proc.push(run.cpu_seconds);
-                        }
+                        ours_proc.push(run.cpu_seconds);
                     }
                 }
             }
         }
-        let n = puzzles.len() as f64;
-        let rate = |xs: &mut Vec<f64>| (!xs.is_empty()).then(|| n / median(xs));
-        rows.push(Row {
-            name: name.trim_end_matches(".txt"),
-            puzzles: puzzles.len(),
-            ours: rate(&mut ours).unwrap_or(0.0),
-            tdoku: rate(&mut tdoku_in),
-            sudoku: rate(&mut theirs).unwrap_or(0.0),
-            ours_proc: rate(&mut ours_proc),
-            tdoku_proc: rate(&mut tdoku_proc),
-        });
-        let _ = std::fs::remove_file(&input);
-        if name == "forum_hardest_1106.txt" {
-            single = Some(single_solve_micros(&puzzles));
-        }
     }
-    print_table(&rows, options.reps);
-    if let Some((median, slowest)) = single {
-        println!(
-            "single solve (as the bot does once a read), forum_hardest_1106, each puzzle timed \
-alone, best of 5: median puzzle {median:.1} µs, slowest {slowest:.1} µs (goal: median under 100 µs)"
-        );
-    }
-    if all_agree {
-        let who = if tdoku.is_some() {
-            "sudoku-bot, tdoku and the sudoku crate"
-        } else {
-            "sudoku-bot and the sudoku crate"
-        };
-        println!("answers: {who} agree on every puzzle");
-    }
-    Ok(all_agree)
+    let _ = std::fs::remove_file(&input);
+    let n = puzzles.len() as f64;
+    let rate = |xs: &mut Vec<f64>| (!xs.is_empty()).then(|| n / median(xs));
+    Ok(Row {
+        name: name.trim_end_matches(".txt"),
+        puzzles: puzzles.len(),
+        ours: rate(&mut ours).unwrap_or(0.0),
+        tdoku: rate(&mut tdoku_in),
+        sudoku: rate(&mut theirs).unwrap_or(0.0),
+        ours_proc: rate(&mut ours_proc),
+        tdoku_proc: rate(&mut tdoku_proc),
+    })
 }
 
 /// Each puzzle's own solve (parse, solve, prove unique), in µs of wall time, best of 5:
@@ -374,75 +380,6 @@ second of the child's CPU time (user + system), median of {reps} rounds"
     }
 }
 
-/// What one child process printed and took.
-struct ProcessRun {
-    lines: Vec<String>,
-    /// User + system CPU time of the child.
-    cpu_seconds: f64,
-    /// The `solve-seconds S` line on its stderr, if any.
-    solve_seconds: Option<f64>,
-}
-
-/// Runs `cmd` with `input` on stdin and collects its output and CPU time.
-fn run_process(mut cmd: Command, input: &Path) -> Result<ProcessRun, String> {
-    let stdin = std::fs::File::open(input)
-        .map_err(|e| format!("could not open {}: {e}", input.display()))?;
-    let before = children_cpu_seconds();
-    let out = cmd
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("could not run {cmd:?}: {e}"))?;
-    let cpu_seconds = children_cpu_seconds() - before;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let solve_seconds = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("solve-seconds "))
-        .and_then(|v| v.trim().parse().ok());
-    if out.stdout.is_empty() {
-        let _ = std::io::stderr().write_all(&out.stderr);
-        return Err(format!("{cmd:?} printed nothing ({})", out.status));
-    }
-    Ok(ProcessRun {
-        lines: stdout.lines().map(str::to_string).collect(),
-        cpu_seconds,
-        solve_seconds,
-    })
-}
-
-/// User + system CPU time of all waited-for children so far.
-fn children_cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the `rusage` struct we pass, which is a plain C struct
-    // for which all-zero bytes are a valid value.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage
-    };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
-}
-
-/// The puzzles of a corpus file: 81-character lines, '#' lines skipped.
-fn load(path: &Path, limit: usize) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("could not read {}: {e}", path.display()))?;
-    let puzzles: Vec<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.chars().take(81).collect())
-        .take(limit)
-        .collect();
-    if puzzles.is_empty() {
-        return Err(format!("{} holds no puzzles", path.display()));
-    }
-    Ok(puzzles)
-}
-
-/// sudoku-bot's answers, as `sudoku-bot solve` prints them.
 fn answers_ours(puzzles: &[String]) -> Vec<String> {
     puzzles
         .iter()
@@ -504,65 +441,4 @@ fn thread_cpu_seconds() -> Option<f64> {
 fn median(xs: &mut [f64]) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
-}
-
-/// A random symmetry of the grid: the solution-count-preserving permutations.
-fn permute(puzzle: &str, rng: &mut Rng) -> String {
-    let cells: Vec<char> = puzzle.chars().collect();
-    let rows = line_order(rng);
-    let cols = line_order(rng);
-    let mut digits: Vec<char> = "123456789".chars().collect();
-    rng.shuffle(&mut digits);
-    let transpose = rng.below(2) == 1;
-    let mut out = String::with_capacity(81);
-    for r in 0..9 {
-        for c in 0..9 {
-            let (r, c) = if transpose { (c, r) } else { (r, c) };
-            let ch = cells[rows[r] * 9 + cols[c]];
-            out.push(match ch.to_digit(10) {
-                Some(d @ 1..=9) => digits[d as usize - 1],
-                _ => '.',
-            });
-        }
-    }
-    out
-}
-
-/// A random order of the nine rows (or columns) that keeps bands (stacks) together:
-/// the bands shuffled, and the rows within each band.
-fn line_order(rng: &mut Rng) -> [usize; 9] {
-    let mut bands = [0, 1, 2];
-    rng.shuffle(&mut bands);
-    let mut order = [0; 9];
-    for (slot, band) in bands.iter().enumerate() {
-        let mut within = [0, 1, 2];
-        rng.shuffle(&mut within);
-        for k in 0..3 {
-            order[slot * 3 + k] = band * 3 + within[k];
-        }
-    }
-    order
-}
-
-/// SplitMix64: tiny, seedable, good enough to shuffle puzzles.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, xs: &mut [T]) {
-        for i in (1..xs.len()).rev() {
-            xs.swap(i, self.below(i + 1));
-        }
-    }
 }
