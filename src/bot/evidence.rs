@@ -1,9 +1,10 @@
 //! What a game's own words say about the grid: a message window, a dialog or a banner
 //! in the page, read with Tesseract and sorted into success, failure or unknown.
 
-/// What a game's message says.
+/// What a game's message says of the grid (the game's verdict; the bot's own on a reading is
+/// [`crate::grid::Verdict`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub enum GameSays {
     /// Congratulations, well done, solved, complete, you win ...
     Success,
     /// Mistakes, error, wrong, incorrect, try again, not solved ...
@@ -76,7 +77,7 @@ const SUCCESS: &[&str] = &[
 /// Sorts a game's message. Case, punctuation and line breaks do not matter; a failure
 /// word wins over a success word ("Sorry, not solved"), unless it is denied ("Solved
 /// with no mistakes!").
-pub fn classify(text: &str) -> Verdict {
+pub fn classify(text: &str) -> GameSays {
     let mut plain: String = text
         .to_lowercase()
         .chars()
@@ -88,12 +89,12 @@ pub fn classify(text: &str) -> Verdict {
         rest = rest.replace(phrase, " ");
     }
     if FAILURE.iter().any(|w| rest.contains(w)) {
-        return Verdict::Failure;
+        return GameSays::Failure;
     }
     if SUCCESS.iter().any(|w| plain.contains(w)) {
-        return Verdict::Success;
+        return GameSays::Success;
     }
-    Verdict::Unknown
+    GameSays::Unknown
 }
 
 /// The game's words as the bot quotes them: one line, at most 120 characters.
@@ -121,7 +122,7 @@ mod tests {
             "Solved with no mistakes!",
             "You finished without any errors.",
         ] {
-            assert_eq!(classify(text), Verdict::Success, "{text}");
+            assert_eq!(classify(text), GameSays::Success, "{text}");
         }
     }
 
@@ -136,14 +137,14 @@ mod tests {
             "Incorrect solution",
             "Incomplete",
         ] {
-            assert_eq!(classify(text), Verdict::Failure, "{text}");
+            assert_eq!(classify(text), GameSays::Failure, "{text}");
         }
     }
 
     #[test]
     fn other_words_are_unknown() {
         for text in ["", "Information", "Play again? Quit", "New game"] {
-            assert_eq!(classify(text), Verdict::Unknown, "{text}");
+            assert_eq!(classify(text), GameSays::Unknown, "{text}");
         }
     }
 

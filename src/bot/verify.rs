@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::evidence::{classify, quote, Verdict};
+use super::evidence::{classify, quote, GameSays};
 use super::*;
 use crate::screen::WindowInfo;
 use crate::solver::{self, Solution};
@@ -19,7 +19,7 @@ struct Message {
     /// Where it was: `window "Information" (...)` or `a banner over the grid`.
     from: String,
     words: String,
-    verdict: Verdict,
+    verdict: GameSays,
     /// The message hides the grid (a dialog over it, a banner across it).
     over_grid: bool,
     picture: DynamicImage,
@@ -31,7 +31,7 @@ struct Message {
 struct Verifying {
     wrong: Vec<usize>,
     last_problem: String,
-    heard: HashMap<u32, Verdict>,
+    heard: HashMap<u32, GameSays>,
     message: Option<Message>,
     tried: Vec<Grid>,
     map: CellMap,
@@ -98,15 +98,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             if gone > 0 {
                 let banner = self.banner_message(&picture, &reading)?;
                 match banner.verdict {
-                    Verdict::Success => {
+                    GameSays::Success => {
                         info!("verified: {} says {}", banner.from, quote(&banner.words));
                         return Ok(Some(Verification::Message {
                             from: banner.from,
                             words: banner.words,
                         }));
                     }
-                    Verdict::Failure => return Err(self.message_error(&banner)),
-                    Verdict::Unknown => {}
+                    GameSays::Failure => return Err(self.message_error(&banner)),
+                    GameSays::Unknown => {}
                 }
                 v.last_problem =
                     format!("{gone} digits that were there before playing no longer read");
@@ -142,7 +142,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         first_look: bool,
     ) -> Result<Option<Verification>, BotError> {
         v.heard.retain(|id, verdict| {
-            *verdict != Verdict::Unknown && view.above.iter().any(|w| w.id == *id)
+            *verdict != GameSays::Unknown && view.above.iter().any(|w| w.id == *id)
         });
         let new: Vec<WindowInfo> = view
             .above
@@ -164,7 +164,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 quote(&heard_now.words),
                 heard_now.verdict
             );
-            if heard_now.verdict == Verdict::Success {
+            if heard_now.verdict == GameSays::Success {
                 return Ok(Some(Verification::Message {
                     from: heard_now.from,
                     words: heard_now.words,
@@ -172,7 +172,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             if v.message
                 .as_ref()
-                .is_none_or(|m| m.verdict != Verdict::Failure)
+                .is_none_or(|m| m.verdict != GameSays::Failure)
             {
                 v.message = Some(heard_now);
             }
@@ -234,7 +234,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if !v.wrong.is_empty() {
             return Ok(None);
         }
-        let Some(m) = v.message.as_ref().filter(|m| m.verdict == Verdict::Failure) else {
+        let Some(m) = v
+            .message
+            .as_ref()
+            .filter(|m| m.verdict == GameSays::Failure)
+        else {
             info!("verified: the grid reads as the solution");
             return Ok(Some(Verification::GridRead));
         };
@@ -364,7 +368,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// words when they say the grid is wrong, else "could not be confirmed", with a
     /// picture of the message saved for the user.
     fn message_error(&self, m: &Message) -> BotError {
-        if m.verdict == Verdict::Failure {
+        if m.verdict == GameSays::Failure {
             return BotError::GameSaysWrong {
                 words: quote(&m.words),
                 from: m.from.clone(),
