@@ -18,7 +18,7 @@ pub(super) struct Search {
 macro_rules! search_fn {
     ($(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
-            fn $name(&mut self, mut state: State) {
+            pub(super) fn $name(&mut self, mut state: State) {
                 loop {
                     if !state.propagate() {
                         return;
