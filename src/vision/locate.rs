@@ -43,6 +43,16 @@ pub struct Lattice {
 }
 
 impl Lattice {
+    /// The lattice with no region colours: found on a changed picture (blurred, grey),
+    /// whose regions' colours are not the cells', each cell's own is measured on the
+    /// picture.
+    pub fn without_labels(self) -> Lattice {
+        Lattice {
+            labels: [None; 81],
+            ..self
+        }
+    }
+
     /// The lattice with every cell grown by `px` on each side, but never past the middle
     /// of the gap to its neighbour: a lattice found on a blurred picture, whose regions
     /// the blur shrank by its radius, gets back the cells' true extent (a wide digit cut
@@ -81,11 +91,10 @@ impl Lattice {
         let (first, last) = (cells[0], cells[80]);
         Lattice {
             cells,
-            // The blurred regions' colours are not the cells': each cell's own is
-            // measured on the picture.
-            labels: [None; 81],
+            labels: self.labels,
             corners: box_corners(first.x, first.y, last.x + last.w, last.y + last.h),
         }
+        .without_labels()
     }
 }
 
