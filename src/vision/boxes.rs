@@ -78,6 +78,11 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
     best.map(|b| b.1)
 }
 
+/// How many regions could be boxes (the candidates [`locate_boxes`] starts from).
+pub fn box_candidates(regions: &Regions) -> usize {
+    squares(regions, 3 * MIN_CELL, BOX_ASPECT, 2).len()
+}
+
 /// Candidates by where their centres are, in square buckets: a search near a point
 /// looks at a few buckets, not at every candidate (a checkerboard of 64 px squares
 /// over 50 megapixels has 12,800 of them, and every one is tried as a box).

@@ -1,7 +1,7 @@
 //! Where the grid lies in a screenshot: the ways of finding its cells, tried in turn
 //! from the cheapest and most exact to the most forgiving.
 
-use super::boxes::{locate_boxes, TINY_CELL};
+use super::boxes::{box_candidates, locate_boxes, TINY_CELL};
 use super::locate::{locate_lattice, Lattice};
 use super::regions::{label_regions, luminance, smooth, Regions};
 
@@ -27,16 +27,22 @@ pub(super) fn locate_screen_grid(rgb: &image::RgbImage) -> (Regions, Option<Latt
     if let Some(boxes) = locate_boxes(&regions, rgb) {
         return (regions, Some(boxes));
     }
-    if let Some(boxes) = locate_boxes(&smoothed, rgb) {
+    // The blur matters to the boxes only where it changed them (a checkerboard's
+    // thousands of squares are as many either way, and not searched twice).
+    let changed = box_candidates(&smoothed) != box_candidates(&regions);
+    if let Some(boxes) = changed.then(|| locate_boxes(&smoothed, rgb)).flatten() {
         tracing::debug!("boxes found on the smoothed picture");
         return (smoothed, Some(boxes.grown(TEXTURE_RADIUS as f32)));
     }
     // Colour fringes and JPEG's coarser colour planes tint bands of a cell: on the
     // luminance alone the cells are flat again.
-    let grey = label_regions(&luminance_only(rgb));
-    if let Some(lattice) = locate_lattice(&grey) {
-        tracing::debug!("cells found on the luminance alone");
-        return (grey, Some(lattice.without_labels()));
+    // (A grey picture is its own luminance: nothing to try.)
+    if has_colour(rgb) {
+        let grey = label_regions(&luminance_only(rgb));
+        if let Some(lattice) = locate_lattice(&grey) {
+            tracing::debug!("cells found on the luminance alone");
+            return (grey, Some(lattice.without_labels()));
+        }
     }
     // Tiny cells whose thin lines are partly lost: the boxes are the regions between
     // the dark (thick) lines alone.
@@ -52,6 +58,15 @@ fn dark_only(rgb: &image::RgbImage) -> image::RgbImage {
     image::RgbImage::from_fn(rgb.width(), rgb.height(), |x, y| {
         let dark = luminance(rgb.get_pixel(x, y).0) < DARK_LINE;
         image::Rgb(if dark { [0; 3] } else { [255; 3] })
+    })
+}
+
+/// True when some pixel's channels differ by more than the labelling's tolerance (on
+/// every 4th row): the picture is not grey.
+fn has_colour(rgb: &image::RgbImage) -> bool {
+    rgb.rows().step_by(4).flatten().any(|p| {
+        let (lo, hi) = (p.0.iter().min().unwrap(), p.0.iter().max().unwrap());
+        hi - lo > super::regions::FLAT_TOLERANCE
     })
 }
 
