@@ -4,7 +4,8 @@
 //! (its digits and broken lines are holes in it); the cells are the boxes cut along
 //! the lines found inside them.
 
-use super::locate::{box_corners, squares, Candidate, Lattice, CHECKER_CONTRAST, MIN_CELL};
+use super::lattice_checks::CHECKER_CONTRAST;
+use super::locate::{box_corners, squares, Candidate, Lattice, MIN_CELL};
 use super::regions::{luminance, Regions};
 use super::Rect;
 

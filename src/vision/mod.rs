@@ -132,6 +132,7 @@ pub mod components;
 pub mod debug;
 pub mod dots;
 pub mod glyphs;
+pub mod lattice_checks;
 pub mod locate;
 pub mod ocr;
 pub mod photo;
