@@ -336,7 +336,7 @@ fn glyph_in(
     let ink = if dotted.is_some() || super::dots::is_mesh(&ink) {
         super::dots::join(&ink, super::dots::gap(h))
     } else {
-        ink
+        super::outline::filled(&ink).unwrap_or(ink)
     };
     Some(Glyph {
         bbox: Rect {

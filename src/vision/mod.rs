@@ -135,6 +135,7 @@ pub mod glyphs;
 pub mod lattice_checks;
 pub mod locate;
 pub mod ocr;
+pub mod outline;
 pub mod photo;
 pub mod regions;
 pub mod rules;
