@@ -9,6 +9,7 @@
 # Not run by CI. Requirements (Debian 12 packages):
 #   chromium fonts-dejavu-core fonts-liberation   the web page (headless screenshots)
 #   fonts-dseg fonts-allerta fonts-dotgothic16    segment, stencil and pixel digits
+#   fonts-urw-base35                              a handwriting-style script (Z003)
 #   fonts-dejavu-extra                            condensed digits
 #   xvfb openbox x11-utils xdotool imagemagick    a virtual screen, window control, capture
 #   gnome-sudoku dbus dbus-x11                    GNOME Sudoku 43

@@ -4,7 +4,8 @@
 //! (its digits and broken lines are holes in it); the cells are the boxes cut along
 //! the lines found inside them.
 
-use super::locate::{box_corners, squares, Candidate, Lattice, CHECKER_CONTRAST, MIN_CELL};
+use super::lattice_checks::CHECKER_CONTRAST;
+use super::locate::{box_corners, squares, Candidate, Lattice, MIN_CELL};
 use super::regions::{luminance, Regions};
 use super::Rect;
 
@@ -76,6 +77,11 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
         }
     }
     best.map(|b| b.1)
+}
+
+/// How many regions could be boxes (the candidates [`locate_boxes`] starts from).
+pub fn box_candidates(regions: &Regions) -> usize {
+    squares(regions, 3 * MIN_CELL, BOX_ASPECT, 2).len()
 }
 
 /// Candidates by where their centres are, in square buckets: a search near a point

@@ -124,10 +124,15 @@ struct Blob {
 
 fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
     let found = glyph_in(img, cell, bg, 0, false);
-    if found
+    if let Some(g) = found
         .as_ref()
-        .is_some_and(|g| g.height() >= EDGE_INK_CHECK * cell.h)
+        .filter(|g| g.height() >= EDGE_INK_CHECK * cell.h)
     {
+        if off_centre(&g.bbox, cell) {
+            // A column of pencil marks JPEG has run together, along the cell's side:
+            // as tall as a digit, but neither a digit nor a pencil mark.
+            return Some(doubtful_glyph(cell));
+        }
         return found;
     }
     // No digit-sized glyph: the cell is empty only if no ink joined to its edge reaches
@@ -150,8 +155,13 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
             return Some(g);
         }
     }
+    Some(doubtful_glyph(cell))
+}
+
+/// The mark of a cell that is not proven empty, yet holds no glyph to read.
+fn doubtful_glyph(cell: &Rect) -> Glyph {
     let (x, y) = (cell.x + cell.w * 0.3, cell.y + cell.h * 0.3);
-    Some(Glyph {
+    Glyph {
         bbox: Rect {
             x,
             y,
@@ -160,8 +170,17 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
         },
         ink: GrayImage::new(1, 1),
         doubtful: true,
-    })
+    }
 }
+
+/// True when a glyph's centre lies more than [`MAX_OFF_CENTRE`] of the cell's width
+/// from the cell's centre, left or right: apps centre their digits; pencil marks stand
+/// in three columns, the outer two a third of the cell off the centre.
+fn off_centre(glyph: &Rect, cell: &Rect) -> bool {
+    (glyph.center().x - cell.center().x).abs() > MAX_OFF_CENTRE * cell.w
+}
+
+const MAX_OFF_CENTRE: f32 = 0.22;
 
 /// Below this share of the cell height a glyph does not explain the cell's ink, and
 /// ink joined to the cell edge is looked at (pencil marks are 0.15-0.3 of a cell).
@@ -336,7 +355,7 @@ fn glyph_in(
     let ink = if dotted.is_some() || super::dots::is_mesh(&ink) {
         super::dots::join(&ink, super::dots::gap(h))
     } else {
-        ink
+        super::outline::filled(&ink).unwrap_or(ink)
     };
     Some(Glyph {
         bbox: Rect {
@@ -497,6 +516,21 @@ mod tests {
         let ring = [(5, 5, 50, 3), (5, 52, 50, 3), (5, 5, 3, 50), (52, 5, 3, 50)];
         let (img, cell) = cell_with(&ring, [224, 138, 0], [255; 3]);
         assert!(cell_glyph(&img, &cell, [255; 3]).is_none());
+    }
+
+    #[test]
+    fn a_digit_tall_glyph_along_the_cells_side_is_doubtful() {
+        // A column of three pencil marks run together by JPEG, in the right third of
+        // the cell: as tall as a digit, but apps centre their digits.
+        let stack = [(43, 10, 5, 2), (45, 10, 1, 32), (43, 40, 5, 2)];
+        let (img, cell) = cell_with(&stack, [200, 200, 200], [30, 30, 30]);
+        let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("not empty");
+        assert!(g.doubtful);
+        // The same shape in the middle is a glyph to read (a 1, say).
+        let one = [(27, 10, 5, 2), (29, 10, 1, 32), (27, 40, 5, 2)];
+        let (img, cell) = cell_with(&one, [200, 200, 200], [30, 30, 30]);
+        let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("the 1");
+        assert!(!g.doubtful);
     }
 
     #[test]

@@ -169,8 +169,8 @@ impl Reader {
     /// line saw, where the group has one) goes into one fresh Tesseract line. A group
     /// the line does not confirm is read alone; failing that, the trained classifier
     /// has the last word. A digit the second path reads differently, or cannot read at
-    /// all, is not confirmed. A reading that did not come from the screenshot path
-    /// (a photo) is not confirmed at all.
+    /// all, is not confirmed. A reading whose grid the screenshot path does not find
+    /// (within a quarter of a cell of its corners: a photo) is not confirmed at all.
     pub fn confirm(
         &mut self,
         picture: &DynamicImage,
@@ -179,11 +179,14 @@ impl Reader {
         let digits: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
         let rgb = picture.to_rgb8();
         let (regions, lattice) = locate_screen_grid(&rgb);
+        // The same grid: corners within 2 px, or a quarter of a cell (a JPEG screenshot
+        // the photo path read first: its outline is the grid's lines, not the cells').
         let same_grid = |l: &Lattice| {
+            let slack = (l.cells[40].w.min(l.cells[40].h) / 4.0).max(2.0);
             l.corners
                 .iter()
                 .zip(&reading.corners)
-                .all(|(a, b)| (a.x - b.x).abs() <= 2.0 && (a.y - b.y).abs() <= 2.0)
+                .all(|(a, b)| (a.x - b.x).abs() <= slack && (a.y - b.y).abs() <= slack)
         };
         let Some(lattice) = lattice.filter(same_grid) else {
             return Ok(digits);

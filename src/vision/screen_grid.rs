@@ -1,7 +1,7 @@
 //! Where the grid lies in a screenshot: the ways of finding its cells, tried in turn
 //! from the cheapest and most exact to the most forgiving.
 
-use super::boxes::{locate_boxes, TINY_CELL};
+use super::boxes::{box_candidates, locate_boxes, TINY_CELL};
 use super::locate::{locate_lattice, Lattice};
 use super::regions::{label_regions, luminance, smooth, Regions};
 
@@ -27,9 +27,22 @@ pub(super) fn locate_screen_grid(rgb: &image::RgbImage) -> (Regions, Option<Latt
     if let Some(boxes) = locate_boxes(&regions, rgb) {
         return (regions, Some(boxes));
     }
-    if let Some(boxes) = locate_boxes(&smoothed, rgb) {
+    // The blur matters to the boxes only where it changed them (a checkerboard's
+    // thousands of squares are as many either way, and not searched twice).
+    let changed = box_candidates(&smoothed) != box_candidates(&regions);
+    if let Some(boxes) = changed.then(|| locate_boxes(&smoothed, rgb)).flatten() {
         tracing::debug!("boxes found on the smoothed picture");
         return (smoothed, Some(boxes.grown(TEXTURE_RADIUS as f32)));
+    }
+    // Colour fringes and JPEG's coarser colour planes tint bands of a cell: on the
+    // luminance alone the cells are flat again.
+    // (A grey picture is its own luminance: nothing to try.)
+    if has_colour(rgb) {
+        let grey = label_regions(&luminance_only(rgb));
+        if let Some(lattice) = locate_lattice(&grey) {
+            tracing::debug!("cells found on the luminance alone");
+            return (grey, Some(lattice.without_labels()));
+        }
     }
     // Tiny cells whose thin lines are partly lost: the boxes are the regions between
     // the dark (thick) lines alone.
@@ -45,6 +58,22 @@ fn dark_only(rgb: &image::RgbImage) -> image::RgbImage {
     image::RgbImage::from_fn(rgb.width(), rgb.height(), |x, y| {
         let dark = luminance(rgb.get_pixel(x, y).0) < DARK_LINE;
         image::Rgb(if dark { [0; 3] } else { [255; 3] })
+    })
+}
+
+/// True when some pixel's channels differ by more than the labelling's tolerance (on
+/// every 4th row): the picture is not grey.
+fn has_colour(rgb: &image::RgbImage) -> bool {
+    rgb.rows().step_by(4).flatten().any(|p| {
+        let (lo, hi) = (p.0.iter().min().unwrap(), p.0.iter().max().unwrap());
+        hi - lo > super::regions::FLAT_TOLERANCE
+    })
+}
+
+/// The picture in grey: each pixel's luminance in all three channels.
+fn luminance_only(rgb: &image::RgbImage) -> image::RgbImage {
+    image::RgbImage::from_fn(rgb.width(), rgb.height(), |x, y| {
+        image::Rgb([luminance(rgb.get_pixel(x, y).0) as u8; 3])
     })
 }
 
@@ -82,6 +111,39 @@ mod tests {
             }
         }
         img
+    }
+
+    #[test]
+    fn cells_split_by_a_band_of_tint_are_whole_on_the_luminance() {
+        // JPEG's colour planes, a quarter the size of the picture, tint a band of a
+        // white cell near a colour-fringed line: 21 levels off in blue, 2 in luminance.
+        let mut img = super::super::locate::tests::draw_grid(
+            420,
+            420,
+            20,
+            20,
+            36,
+            1,
+            3,
+            [0, 0, 0],
+            [255, 255, 255],
+        );
+        // Each cell's left edge: past the 3 px border, 36 px cells, 3 px box lines.
+        let mut left = 23;
+        for col in 0..9 {
+            for (x, y) in (left + 17..left + 19).flat_map(|x| (0..420).map(move |y| (x, y))) {
+                if img.get_pixel(x, y).0 == [255; 3] {
+                    img.put_pixel(x, y, Rgb([255, 255, 234]));
+                }
+            }
+            left += 36 + if col % 3 == 2 { 3 } else { 1 };
+        }
+        assert!(
+            locate_lattice(&label_regions(&img)).is_none(),
+            "split cells"
+        );
+        let lattice = locate_lattice(&label_regions(&luminance_only(&img))).expect("grid");
+        assert_eq!(lattice.cells[0].w, 36.0);
     }
 
     #[test]
