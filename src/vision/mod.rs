@@ -180,6 +180,8 @@ impl Reading {
 const LEAST_SURE_BLAMED: usize = 5;
 
 pub mod geometry;
+mod givens;
+mod picture;
 pub mod reader;
 
 pub use reader::{ReadError, Reader, ReaderOptions};

@@ -1,0 +1,431 @@
+//! Naming the given glyphs of a screenshot: look-alike glyphs grouped; each group named
+//! from the glyphs known already, else by Tesseract (one line for all the new groups,
+//! then alone), checked by the trained classifier; where the two readers disagree, or
+//! neither names a group, the sudoku rules decide, and otherwise the cells are doubtful.
+//! Never a guess.
+
+use super::classifier::DigitClassifier;
+use super::geometry::Homography;
+use super::glyphs::Glyph;
+use super::locate::Lattice;
+use super::reader::{Known, Reader};
+use super::signature::Signature;
+use super::{CellReading, Method, Reading};
+use crate::grid::{is_proper_puzzle, Grid, Verdict};
+
+/// At most this many glyph groups the two readers disagree on are settled by the
+/// rules (2^n choices tried); more make the reading doubtful.
+const MAX_DISPUTED: usize = 4;
+
+/// A printed digit fills about 60% of its cell's height: the square the classifier
+/// sees around a glyph.
+const CLASSIFIER_CELL_RATIO: f32 = 1.6;
+
+/// Look-alike glyphs: each group's look and its cells.
+type Groups = Vec<(Signature, Vec<usize>)>;
+
+/// A group's digit, the confidence in it, and how it was named.
+type Answer = Option<(u8, f32, Method)>;
+
+/// The grid of the digits in `cells`.
+fn grid_of(cells: &[CellReading]) -> Grid {
+    let mut digits = [0u8; 81];
+    for (i, c) in cells.iter().enumerate() {
+        digits[i] = c.digit.unwrap_or(0);
+    }
+    Grid::from_cells(digits)
+}
+
+impl Reader {
+    /// The classifier's digit for a glyph, when it is sure of it (probability 0.9 and
+    /// up); the glyph is centred in a square of white as a cell would hold it.
+    pub(super) fn classifier_reads(&mut self, glyph: &Glyph) -> Option<u8> {
+        if self.classifier.is_none() {
+            self.classifier = DigitClassifier::load().ok();
+        }
+        let classifier = self.classifier.as_ref()?;
+        let ink = glyph.dark_on_light();
+        let side = (ink.width().max(ink.height()) as f32 * CLASSIFIER_CELL_RATIO) as u32;
+        let mut cell = image::GrayImage::from_pixel(side.max(1), side.max(1), image::Luma([255]));
+        image::imageops::overlay(
+            &mut cell,
+            &ink,
+            ((side - ink.width()) / 2) as i64,
+            ((side - ink.height()) / 2) as i64,
+        );
+        let p = classifier.classify(&cell);
+        let (digit, prob) = (1..=9usize)
+            .map(|d| (d as u8, p[d]))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        (prob >= 0.9).then_some(digit)
+    }
+
+    /// Names each given glyph: from the glyphs known already, else Tesseract once per
+    /// look-alike group, else the rules.
+    pub(super) fn read_givens(&mut self, lattice: &Lattice, givens: &[Option<&Glyph>]) -> Reading {
+        let mut cells: Vec<CellReading> = lattice
+            .cells
+            .iter()
+            .map(|&cell_box| CellReading {
+                digit: None,
+                confidence: 1.0,
+                method: Method::Empty,
+                cell_box,
+                digit_box: None,
+                alternatives: Vec::new(),
+            })
+            .collect();
+        let groups = self.group_glyphs(givens, &mut cells);
+        let mut answers = self.name_groups(&groups, givens);
+        let disputed = self.ask_the_classifier(&groups, &mut answers, givens);
+        let unknown_groups = self.record_answers(&groups, &answers, &disputed, &mut cells);
+        let mut reading = Reading {
+            grid: grid_of(&cells),
+            corners: lattice.corners,
+            cells,
+            to_picture: Homography::grid_to_quad(lattice.corners).unwrap_or(Homography::IDENTITY),
+            verdict: Verdict::unjudged(),
+        };
+        if !unknown_groups.is_empty() {
+            self.decide_unknown_groups(&mut reading, &groups, &answers, &unknown_groups);
+        }
+        if !disputed.is_empty() {
+            self.settle_disputes(&mut reading, &groups, &disputed);
+        }
+        reading
+    }
+
+    /// Groups look-alike given glyphs, each group its look and its cells; a glyph
+    /// whose ink could not be cut out is doubtful (neither a digit nor empty). Keeps
+    /// each cell's look for [`Reader::forget`].
+    fn group_glyphs(&mut self, givens: &[Option<&Glyph>], cells: &mut [CellReading]) -> Groups {
+        let mut groups: Groups = Vec::new();
+        self.last_looks = vec![None; 81];
+        for (i, g) in givens.iter().enumerate() {
+            let Some(g) = g else { continue };
+            if g.doubtful {
+                cells[i].digit_box = Some(g.bbox);
+                cells[i].confidence = 0.0;
+                continue;
+            }
+            let sig = Signature::of(&g.ink);
+            self.last_looks[i] = Some(sig.clone());
+            cells[i].digit_box = Some(g.bbox);
+            match groups.iter_mut().find(|(s, _)| s.alike(&sig)) {
+                Some((_, members)) => members.push(i),
+                None => groups.push((sig, vec![i])),
+            }
+        }
+        groups
+    }
+
+    /// Each group's answer: from the glyphs known already, else one Tesseract call
+    /// for all the new groups laid out as a line, else a call per group.
+    fn name_groups(&mut self, groups: &Groups, givens: &[Option<&Glyph>]) -> Vec<Answer> {
+        let mut answers: Vec<Answer> = groups
+            .iter()
+            .map(|(sig, _)| {
+                self.known
+                    .iter()
+                    .find(|k| k.signature.alike(sig))
+                    .map(|k| (k.digit, k.confidence, Method::Template))
+            })
+            .collect();
+        let new: Vec<usize> = (0..groups.len())
+            .filter(|&g| answers[g].is_none())
+            .collect();
+        if new.len() >= 2 {
+            let reps: Vec<image::GrayImage> = new
+                .iter()
+                .map(|&g| tallest(&groups[g].1, givens).dark_on_light())
+                .collect();
+            if let Some((digits, conf)) = self.ocr.read_line(&reps) {
+                for (k, &g) in new.iter().enumerate() {
+                    answers[g] = Some((digits[k], conf, Method::Ocr));
+                }
+            }
+        }
+        // Groups the line could not settle, read with low confidence, or whose digits
+        // clash: one call per group; an answer still below the bar is not trusted.
+        let clashing = clashing_groups(groups, &answers);
+        for g in 0..groups.len() {
+            let fresh = answers[g].is_none_or(|a| a.2 == Method::Ocr);
+            let unsure = answers[g].is_some_and(|a| a.1 < self.min_confidence);
+            if answers[g].is_none() || (fresh && (unsure || clashing.contains(&g))) {
+                answers[g] = self
+                    .ocr_group(&groups[g].1, givens)
+                    .map(|(d, c)| (d, c, Method::Ocr))
+                    .filter(|a| a.1 >= self.min_confidence);
+            }
+        }
+        answers
+    }
+
+    /// The second reader: the trained classifier on each group Tesseract named just
+    /// now. Where it is sure of another digit the two disagree, and the rules settle
+    /// the group between the two, or it is doubtful. A group Tesseract cannot read (a
+    /// seven-segment digit) is the classifier's when it is sure, and stands only if the
+    /// rules agree (one solution). The disputed groups, each with its two digits.
+    fn ask_the_classifier(
+        &mut self,
+        groups: &Groups,
+        answers: &mut [Answer],
+        givens: &[Option<&Glyph>],
+    ) -> Vec<(usize, [u8; 2])> {
+        let mut disputed: Vec<(usize, [u8; 2])> = Vec::new();
+        for (g, answer) in answers.iter_mut().enumerate() {
+            let glyph = tallest(&groups[g].1, givens);
+            match *answer {
+                Some((d, _, Method::Ocr)) => {
+                    if let Some(other) = self.classifier_reads(glyph).filter(|&o| o != d) {
+                        tracing::debug!("Tesseract reads {d}, the classifier {other}");
+                        disputed.push((g, [d, other]));
+                    }
+                }
+                None => {
+                    if let Some(d) = self.classifier_reads(glyph) {
+                        *answer = Some((d, 0.5, Method::Classifier));
+                        disputed.push((g, [d, d]));
+                    }
+                }
+                _ => {}
+            }
+        }
+        disputed
+    }
+
+    /// Writes each named group's digit into its cells, and remembers the looks that
+    /// Tesseract named undisputed. The groups no one named.
+    fn record_answers(
+        &mut self,
+        groups: &Groups,
+        answers: &[Answer],
+        disputed: &[(usize, [u8; 2])],
+        cells: &mut [CellReading],
+    ) -> Vec<usize> {
+        let mut unknown_groups = Vec::new();
+        for (g, (sig, members)) in groups.iter().enumerate() {
+            match answers[g] {
+                Some((d, c, m)) => {
+                    if m == Method::Ocr && !disputed.iter().any(|x| x.0 == g) {
+                        self.known.push(Known {
+                            signature: sig.clone(),
+                            digit: d,
+                            confidence: c,
+                        });
+                    }
+                    for &i in members {
+                        cells[i].digit = Some(d);
+                        cells[i].confidence = c;
+                        cells[i].method = m;
+                    }
+                }
+                None => unknown_groups.push(g),
+            }
+        }
+        unknown_groups
+    }
+
+    /// The groups no reader named, decided by the rules: their choice stands only
+    /// where no other digit at all would fit (a digit another look-alike group claims
+    /// may be this group's too: JPEG splits one digit's glyphs into several groups).
+    /// Otherwise their cells are marked unread, for the caller to name.
+    fn decide_unknown_groups(
+        &mut self,
+        reading: &mut Reading,
+        groups: &Groups,
+        answers: &[Answer],
+        unknown_groups: &[usize],
+    ) {
+        let members: Vec<Vec<usize>> = unknown_groups
+            .iter()
+            .map(|&g| groups[g].1.clone())
+            .collect();
+        let claimed = (0..groups.len())
+            .filter_map(|g| answers[g].map(|a| a.0))
+            .fold(0u16, |m, d| m | 1 << d);
+        let unclaimed = !claimed & 0b11_1111_1110;
+        let decided = super::rules::decide_unknown_groups(&reading.grid, &members, unclaimed)
+            .filter(|digits| {
+                let mut grid = reading.grid;
+                for (k, ms) in members.iter().enumerate() {
+                    for &i in ms {
+                        grid.set(i / 9, i % 9, digits[k]);
+                    }
+                }
+                members.iter().all(|ms| only_fit(&grid, ms))
+            });
+        let Some(digits) = decided else {
+            for &g in unknown_groups {
+                for &i in &groups[g].1 {
+                    reading.cells[i].confidence = 0.0;
+                }
+            }
+            return;
+        };
+        for (k, &g) in unknown_groups.iter().enumerate() {
+            let (sig, ms) = &groups[g];
+            for &i in ms {
+                reading.cells[i].digit = Some(digits[k]);
+                reading.cells[i].confidence = 0.5;
+                reading.cells[i].method = Method::Rules;
+            }
+            self.known.push(Known {
+                signature: sig.clone(),
+                digit: digits[k],
+                confidence: 0.5,
+            });
+        }
+        reading.grid = grid_of(&reading.cells);
+    }
+
+    /// Groups the two readers disagree on (`disputed`: group and its two digits; the
+    /// same digit twice for a group only the classifier read): the one choice of digits
+    /// that leaves a puzzle with exactly one solution is taken; with none or several,
+    /// the groups' cells are doubtful. Never a guess.
+    pub(super) fn settle_disputes(
+        &mut self,
+        reading: &mut Reading,
+        groups: &Groups,
+        disputed: &[(usize, [u8; 2])],
+    ) {
+        let mut fits = Vec::new();
+        let open: Vec<usize> = (0..disputed.len())
+            .filter(|&k| disputed[k].1[0] != disputed[k].1[1])
+            .collect();
+        if open.len() <= MAX_DISPUTED {
+            for choice in 0..1u32 << open.len() {
+                let mut grid = reading.grid;
+                for (k, (g, digits)) in disputed.iter().enumerate() {
+                    let pick = open
+                        .iter()
+                        .position(|&o| o == k)
+                        .map_or(0, |bit| (choice >> bit) as usize & 1);
+                    for &i in &groups[*g].1 {
+                        grid.set(i / 9, i % 9, digits[pick]);
+                    }
+                }
+                if is_proper_puzzle(&grid) {
+                    fits.push(grid);
+                }
+            }
+        }
+        let settled = (fits.len() == 1).then(|| fits[0]);
+        for (g, _) in disputed {
+            let (sig, members) = &groups[*g];
+            // And each group's digit must be the only one that fits there (the two
+            // readers may both be wrong about another group).
+            let settled = settled.filter(|grid| only_fit(grid, members));
+            match settled {
+                Some(grid) => {
+                    let d = grid.cells()[members[0]];
+                    self.known.push(Known {
+                        signature: sig.clone(),
+                        digit: d,
+                        confidence: 0.5,
+                    });
+                    for &i in members {
+                        let agreed = reading.cells[i].digit == Some(d);
+                        reading.cells[i].digit = Some(d);
+                        reading.cells[i].confidence = 0.5;
+                        if !agreed {
+                            reading.cells[i].method = Method::Rules;
+                        }
+                    }
+                }
+                None => {
+                    for &i in members {
+                        reading.cells[i].digit = None;
+                        reading.cells[i].confidence = 0.0;
+                    }
+                }
+            }
+        }
+        reading.grid = grid_of(&reading.cells);
+    }
+
+    /// Reads a look-alike group: Tesseract on up to three members, majority vote.
+    pub(super) fn ocr_group(
+        &mut self,
+        members: &[usize],
+        givens: &[Option<&Glyph>],
+    ) -> Option<(u8, f32)> {
+        let mut votes: Vec<(u8, f32)> = Vec::new();
+        // The tallest members first: the most pixels to read.
+        let mut order = members.to_vec();
+        order.sort_by(|&a, &b| {
+            givens[b]
+                .map(|g| g.bbox.h)
+                .unwrap_or(0.0)
+                .total_cmp(&givens[a].map(|g| g.bbox.h).unwrap_or(0.0))
+        });
+        for &i in order.iter().take(3) {
+            let Some(g) = givens[i] else { continue };
+            if let Some(r) = self.ocr.read_digit(&g.dark_on_light()) {
+                votes.push((r.digit, r.confidence));
+                // Two agreeing votes settle it; one confident vote on a lone glyph too.
+                if votes.iter().filter(|v| v.0 == r.digit).count() >= 2
+                    || (members.len() == 1 && r.confidence > 0.6)
+                {
+                    break;
+                }
+            }
+        }
+        let mut best: Option<(u8, usize, f32)> = None;
+        for d in 1..=9u8 {
+            let n = votes.iter().filter(|v| v.0 == d).count();
+            let conf = votes
+                .iter()
+                .filter(|v| v.0 == d)
+                .map(|v| v.1)
+                .fold(0.0, f32::max);
+            if n > 0 && best.is_none_or(|b| n > b.1 || (n == b.1 && conf > b.2)) {
+                best = Some((d, n, conf));
+            }
+        }
+        best.map(|(d, _, c)| (d, c))
+    }
+}
+
+/// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
+/// one solution.
+pub(super) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
+    let d = grid.cells()[members[0]];
+    (1..=9u8).filter(|&o| o != d).all(|o| {
+        let mut other = *grid;
+        for &i in members {
+            other.set(i / 9, i % 9, o);
+        }
+        !is_proper_puzzle(&other)
+    })
+}
+
+/// The member of a group with the tallest glyph: the most pixels to read.
+fn tallest<'a>(members: &[usize], givens: &[Option<&'a Glyph>]) -> &'a Glyph {
+    members
+        .iter()
+        .filter_map(|&i| givens[i])
+        .max_by(|a, b| a.bbox.h.total_cmp(&b.bbox.h))
+        .expect("a group has at least one glyph")
+}
+
+/// The groups whose digit clashes with another cell's in a row, column or box.
+fn clashing_groups(groups: &Groups, answers: &[Answer]) -> Vec<usize> {
+    let mut cells = [0u8; 81];
+    let mut group_of = [usize::MAX; 81];
+    for (g, (_, members)) in groups.iter().enumerate() {
+        for &i in members {
+            cells[i] = answers[g].map(|a| a.0).unwrap_or(0);
+            group_of[i] = g;
+        }
+    }
+    let mut out: Vec<usize> = Grid::from_cells(cells)
+        .conflicts()
+        .iter()
+        .flat_map(|c| c.cells)
+        .map(|i| group_of[i])
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
