@@ -2,7 +2,7 @@
 //! a recording input device: where the clicks land, what is typed, and when the bot
 //! must not type at all.
 
-mod support;
+use sudoku_bot_testkit as support;
 
 use std::sync::atomic::Ordering;
 

@@ -5,7 +5,7 @@
 //!
 //! Skipped (loudly) only when Xvfb is not installed.
 
-mod support;
+use sudoku_bot_testkit as support;
 
 use std::time::Instant;
 

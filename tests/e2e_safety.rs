@@ -9,7 +9,7 @@
 //! Each test is a check that fails when the check in the bot is removed (the closing
 //! note of the change that added them shows each one failing that way).
 
-mod support;
+use sudoku_bot_testkit as support;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

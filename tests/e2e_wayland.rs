@@ -12,7 +12,7 @@
 //! Skipped (loudly) when mutter (or gnome-shell), pipewire or wireplumber is not
 //! installed and CI is not set; on CI it must run.
 
-mod support;
+use sudoku_bot_testkit as support;
 
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@
 //!
 //! Skipped (loudly) only when Xvfb is not installed and CI is unset.
 //!
-mod support;
+use sudoku_bot_testkit as support;
 
 use std::process::{Child, Stdio};
 use std::time::Duration;

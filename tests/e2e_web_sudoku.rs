@@ -5,7 +5,7 @@
 //! Skipped (loudly) only when Xvfb is not installed; Chromium must be there too (CI
 //! installs both with scripts/setup.sh --test).
 
-mod support;
+use sudoku_bot_testkit as support;
 
 use std::time::Duration;
 

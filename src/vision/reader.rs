@@ -253,17 +253,7 @@ impl Reader {
     ) -> Result<Reading, ReadError> {
         let pixels = picture.width() as u64 * picture.height() as u64;
         if pixels > MAX_PICTURE_PIXELS {
-            // Over the pixel budget (files over it are refused before decoding; this is
-            // a caller's own picture): read a copy scaled down to fit.
-            let k = (pixels as f64 / MAX_PICTURE_PIXELS as f64).sqrt() as f32 * 1.001;
-            let (w, h) = (picture.width() as f32 / k, picture.height() as f32 / k);
-            tracing::warn!(
-                "a {}x{} picture is over the pixel budget: read at {w:.0}x{h:.0}",
-                picture.width(),
-                picture.height()
-            );
-            let small = picture.resize_exact(w as u32, h as u32, FilterType::Triangle);
-            return scaled(self.read(&small, debug_dir), k);
+            return self.read_over_budget(picture, debug_dir);
         }
         let rgb = rgb_of(picture);
         let t0 = std::time::Instant::now();
@@ -348,6 +338,26 @@ impl Reader {
             }
             _ => screen,
         }
+    }
+
+    /// A picture over the pixel budget (files over it are refused before decoding;
+    /// this is a caller's own picture): a copy scaled down to fit is read, and the
+    /// reading scaled back.
+    fn read_over_budget(
+        &mut self,
+        picture: &DynamicImage,
+        debug_dir: Option<&Path>,
+    ) -> Result<Reading, ReadError> {
+        let pixels = picture.width() as u64 * picture.height() as u64;
+        let k = (pixels as f64 / MAX_PICTURE_PIXELS as f64).sqrt() as f32 * 1.001;
+        let (w, h) = (picture.width() as f32 / k, picture.height() as f32 / k);
+        tracing::warn!(
+            "a {}x{} picture is over the pixel budget: read at {w:.0}x{h:.0}",
+            picture.width(),
+            picture.height()
+        );
+        let small = picture.resize_exact(w as u32, h as u32, FilterType::Triangle);
+        scaled(self.read(&small, debug_dir), k)
     }
 
     fn read_photo_path(

@@ -354,7 +354,7 @@ impl Desktop {
     }
 
     fn try_start_web_sudoku(&mut self, query: &str, width: u32, height: u32) -> Option<String> {
-        let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/web/sudoku.html");
+        let page = super::repository().join("games/web/sudoku.html");
         let profile = self
             .dir
             .path()
@@ -472,7 +472,7 @@ impl Desktop {
 
     /// Runs sudoku-bot on this display.
     pub fn bot(&self, args: &[&str]) -> Output {
-        self.command(env!("CARGO_BIN_EXE_sudoku-bot"))
+        self.command(super::bot_executable())
             .args(args)
             .current_dir(self.dir.path())
             .output()

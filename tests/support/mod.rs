@@ -1,11 +1,28 @@
 //! Shared helpers of the bot's tests: a simulated game ([`sim`]) and a virtual desktop
 //! with real games ([`desktop`]), and a headless GNOME Wayland one ([`wayland`]).
-#![allow(dead_code)]
 
 pub mod desktop;
 pub mod recorder;
 pub mod sim;
 pub mod wayland;
+
+use std::path::PathBuf;
+
+/// The repository's top folder (fixtures, games, config).
+pub fn repository() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The `sudoku-bot` executable that `cargo test` built beside the test binary running
+/// (`target/PROFILE/deps/TEST` -> `target/PROFILE/sudoku-bot`).
+pub fn bot_executable() -> PathBuf {
+    let test = std::env::current_exe().expect("the test binary's path");
+    let profile = test
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test binary lies in target/PROFILE/deps");
+    profile.join("sudoku-bot")
+}
 
 /// Says on the terminal that a test was skipped for `why`. Written to the standard
 /// error stream itself, not through `eprintln!`, which the test harness captures and

@@ -41,7 +41,7 @@ pub struct Fixture {
 /// `fixtures/bot/NAME.png` with its label `fixtures/bot/NAME.toml` (`grid = "..."`,
 /// `corners = [[x, y], ...]`).
 pub fn fixture(name: &str) -> Fixture {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bot");
+    let dir = super::repository().join("fixtures/bot");
     let picture = image::open(dir.join(format!("{name}.png")))
         .expect("fixture picture")
         .to_rgba8();

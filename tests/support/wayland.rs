@@ -362,7 +362,7 @@ impl WaylandDesktop {
 
     /// The grid `sudoku-bot read` finds in a picture (81 characters), or "".
     pub fn read(&self, picture: &Path) -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_sudoku-bot"))
+        let out = Command::new(super::bot_executable())
             .arg("read")
             .arg(picture)
             .output()
@@ -376,7 +376,7 @@ impl WaylandDesktop {
 
     /// Runs sudoku-bot as a program of this Wayland session.
     pub fn bot(&self, args: &[&str]) -> Output {
-        self.wayland_command(env!("CARGO_BIN_EXE_sudoku-bot"))
+        self.wayland_command(super::bot_executable())
             .args(args)
             .current_dir(self.dir.path())
             .output()
