@@ -3,6 +3,7 @@
 
 pub mod desktop;
 pub mod recorder;
+pub mod scenes;
 pub mod sim;
 pub mod wayland;
 

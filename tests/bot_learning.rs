@@ -1,0 +1,192 @@
+//! Learning how the simulated game takes digits: clicks and keys, arrow keys on trial and
+//! given up, a focus that comes late, a keyboard-only game's cursor, a palette, shorter
+//! pauses, and a pinned input method.
+
+use sudoku_bot_testkit as support;
+
+use sudoku_bot::bot::{arrow_path, Outcome};
+use sudoku_bot::config::InputMethod;
+use sudoku_bot::input::Key;
+use sudoku_bot::Grid;
+use support::scenes::*;
+use support::sim::{self, Event};
+
+#[test]
+fn keyboard_method_clicks_once_then_uses_arrows() {
+    let (game, dir) = setup();
+    let mut config = sim::quick_config(dir.path());
+    config.input.method = Some(InputMethod::Keys);
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert_eq!(g.clicks().len(), 1);
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    assert!(g.events.contains(&Event::Key(Key::Right)));
+}
+
+#[test]
+fn a_game_that_shows_its_selection_and_takes_arrow_keys_is_played_with_them() {
+    let game = solved_sim_game(|g| g.draws_selection = true);
+    let g = game.borrow();
+    let cells = empty_cells(&g.givens);
+    // The first move's click, and then arrows: no other click, no digit wasted.
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.events);
+    assert_eq!(g.digits().len(), cells.len());
+    // In the order that needs the fewest arrows: fewer than reading order takes.
+    let arrows = g
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Key(Key::Up | Key::Down | Key::Left | Key::Right)))
+        .count();
+    let reading_order: usize = cells.windows(2).map(|p| arrow_path(p[0], p[1]).len()).sum();
+    assert!(
+        arrows < reading_order,
+        "{arrows} arrows, reading order {reading_order}"
+    );
+}
+
+#[test]
+fn arrow_keys_that_do_nothing_leave_the_game_to_clicks_and_waste_no_digit() {
+    let game = solved_sim_game(|g| {
+        g.draws_selection = true;
+        g.arrows_ignored = true;
+    });
+    let g = game.borrow();
+    let empty = empty_cells(&g.givens).len();
+    // The digit on trial was never typed: the arrows showed nothing first.
+    assert_eq!(g.digits().len(), empty);
+    assert_eq!(g.clicks().len(), empty);
+}
+
+#[test]
+fn arrow_keys_that_skip_the_givens_go_back_to_clicks() {
+    let game = solved_sim_game(|g| {
+        g.draws_selection = true;
+        g.arrows_skip_givens = true;
+    });
+    assert!(
+        game.borrow().clicks().len() > 1,
+        "arrows kept although they skip givens"
+    );
+}
+
+#[test]
+fn a_page_that_scrolls_on_arrow_keys_gets_no_click_where_the_cells_were() {
+    let game = solved_sim_game(|g| {
+        g.draws_selection = true;
+        g.arrows_scroll = Some(40);
+    });
+    let g = game.borrow();
+    // Every click after the scroll went to a cell of the grid where it is now: each
+    // digit typed landed in the cell clicked (none lost, none elsewhere).
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+#[test]
+fn a_game_that_takes_the_focus_late_is_played_slower_until_digits_land() {
+    let (game, dir) = setup();
+    // Keys typed within 30 ms of a click go to the cell selected before.
+    game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(30));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+}
+
+#[test]
+fn a_game_that_draws_its_selection_late_is_played_with_arrow_keys_without_a_probe() {
+    let game = solved_sim_game(|g| {
+        // The focus, and the frame that shows it, follow a click 60 ms late.
+        g.focus_delay = Some(std::time::Duration::from_millis(60));
+        g.draws_selection = true;
+    });
+    let g = game.borrow();
+    // The first move's click and then arrows, which need no focus after a click: no
+    // probe of the late focus (a click on a given, then on the cell).
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.events);
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+    assert!(g.misplaced_at.is_empty(), "{:?}", g.misplaced_at);
+}
+
+// ---- Learning how the game takes digits ---------------------------------------------
+
+#[test]
+fn a_keyboard_only_game_is_played_from_its_cursor_found_before_any_digit() {
+    let game = solved_sim_game(|g| {
+        g.clicks_ignored = true;
+        g.draws_selection = true;
+        g.selected = Some(0);
+    });
+    let g = game.borrow();
+    // One click, which showed nothing; the cursor was found by an arrow key before a
+    // digit key went anywhere: every digit typed went into its cell.
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
+
+#[test]
+fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {
+    let (game, dir) = setup();
+    game.borrow_mut().palette = Some(1);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // One click (the first move, which showed the click enters a digit), then keys.
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
+}
+
+#[test]
+fn shorter_pauses_are_tried_once_learnt_and_dropped_at_the_first_digit_in_the_wrong_cell() {
+    // A game that takes the focus 80 ms after a click: the configured 100 ms are
+    // enough, the 50 ms on trial are not.
+    let play = |shorten: bool| {
+        let (game, dir) = setup();
+        game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(80));
+        let mut config = sim::quick_config(dir.path());
+        config.delays.after_click = 100;
+        config.delays.after_key = 2;
+        config.delays.shorten = shorten;
+        let (mut bot, _, _) = sim::bot(&game, config, false);
+        let outcome = bot.run_once().unwrap();
+        assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+        let g = game.borrow();
+        assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+        g.misplaced_at.clone()
+    };
+    assert_eq!(play(false), Vec::<usize>::new());
+    let misplaced = play(true);
+    // Learning takes two moves, the trial eight: a digit in the wrong cell only there,
+    // and none once the pace went back.
+    assert!(!misplaced.is_empty(), "the trial never happened");
+    assert!(
+        misplaced.iter().all(|&at| at < 2 + 8),
+        "digits in the wrong cell after the trial: {misplaced:?}"
+    );
+}
+
+#[test]
+fn a_pinned_input_method_is_not_learnt() {
+    // Reads of the same game, learning and pinned: learning looks after the first
+    // click (again for up to 150 ms while nothing shows in the cell).
+    let reads = |method: Option<InputMethod>| {
+        let (game, dir) = setup();
+        let mut config = sim::quick_config(dir.path());
+        config.input.method = method;
+        let (mut bot, _, _) = sim::bot(&game, config, false);
+        assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+        let g = game.borrow();
+        assert_eq!(g.clicks().len(), empty_cells(&g.givens).len());
+        g.reads
+    };
+    assert!(reads(Some(InputMethod::Click)) < reads(None));
+}
+
+// ---- Faults ---------------------------------------------------------------------------
