@@ -19,6 +19,8 @@
 //!   [`Input::user_activity`];
 //! - the lock screen: GNOME's org.gnome.ScreenSaver, when the session has it.
 
+mod input;
+mod picture;
 mod remote_desktop;
 mod stream;
 
@@ -34,6 +36,8 @@ use zbus::zvariant::OwnedValue;
 use crate::input::{Input, InputError, Key, ScreenPoint};
 use crate::screen::{self, Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
 
+pub use input::GnomeInput;
+pub use picture::GnomeScreen;
 pub use remote_desktop::{keysym, MutterSession, Target};
 pub use stream::Frames;
 
@@ -354,36 +358,7 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
             false,
             format!("the primary monitor (no window list to find \"{wanted}\" by title)"),
         ),
-        Some(shell) => {
-            let mut info = shell.info.clone();
-            let placed = match session.window_node {
-                Some(node) => {
-                    // The window's own stream is read once, for where it shows the window.
-                    let own = Frames::connect(node).map_err(screen_error)?;
-                    let shown = window_box(&own.latest(FIRST_FRAME).map_err(screen_error)?);
-                    drop(own);
-                    place_window(&session, &frames, &shown, &monitor)?
-                }
-                // A dry run plays the window's own stream, where it shows the window.
-                None => Some(window_box(&first)),
-            };
-            let how = match placed {
-                Some(rect) => {
-                    info.rect = rect;
-                    if dry_run {
-                        "found in GNOME Shell's window list; a dry run records the window alone, so positions are in the window's own picture"
-                    } else {
-                        "found in GNOME Shell's window list, placed on the monitor by the pointer"
-                    }
-                }
-                None => {
-                    info.rect = monitor;
-                    "found in GNOME Shell's window list but not on the primary monitor: looking for the grid on the whole primary monitor"
-                }
-            };
-            let found = format!("window {} ({how})", info.describe());
-            (info, placed.is_some(), found)
-        }
+        Some(shell) => locate_window(shell, &session, &frames, &first, &monitor, dry_run)?,
     };
     let title = window
         .as_ref()
@@ -413,257 +388,43 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
     })
 }
 
-/// The game's picture from Mutter's stream.
-pub struct GnomeScreen {
-    bus: Connection,
-    frames: Rc<Frames>,
-    /// Kept alive as long as the stream is read.
-    _session: Rc<MutterSession>,
-    info: WindowInfo,
-    /// True when the stream is the monitor's and the window is the part of it at
-    /// `info.rect`; false when the whole stream is what is played (the monitor, or in a
-    /// dry run the window's own stream).
-    placed: bool,
-    /// The window's id in GNOME Shell's list, when it was found there.
-    shell_id: Option<u64>,
-    /// True when org.gnome.ScreenSaver is on the bus.
-    saver: bool,
-}
-
-impl GnomeScreen {
-    /// The game's entry in GNOME Shell's list, `Ok(None)` when there is no list (or it
-    /// did not answer this time). A window missing from the list is looked for twice
-    /// more, 50 ms apart, before it is called closed.
-    fn shell_window(&self) -> Result<Option<ShellWindow>, ScreenError> {
-        let Some(id) = self.shell_id else {
-            return Ok(None);
-        };
-        for look in 1..=3 {
-            let Some(list) = shell_windows(&self.bus) else {
-                return Ok(None);
-            };
-            if let Some(w) = list.iter().find(|w| w.id == id) {
-                return Ok(Some(w.clone()));
+/// Where the window the Shell listed lies in the stream's pictures: placed on the
+/// monitor by the pointer (its own stream read once, for where it shows the window),
+/// or, in a dry run, in its own stream's `first` picture. Off the primary monitor,
+/// the whole monitor is read. The window's info with that place, whether it was
+/// placed, and how it was found, for the log.
+fn locate_window(
+    shell: &ShellWindow,
+    session: &MutterSession,
+    frames: &Frames,
+    first: &RgbaImage,
+    monitor: &ScreenRect,
+    dry_run: bool,
+) -> Result<(WindowInfo, bool, String), ScreenError> {
+    let mut info = shell.info.clone();
+    let placed = match session.window_node {
+        Some(node) => {
+            let own = Frames::connect(node).map_err(screen_error)?;
+            let shown = window_box(&own.latest(FIRST_FRAME).map_err(screen_error)?);
+            drop(own);
+            place_window(session, frames, &shown, monitor)?
+        }
+        None => Some(window_box(first)),
+    };
+    let how = match placed {
+        Some(rect) => {
+            info.rect = rect;
+            if dry_run {
+                "found in GNOME Shell's window list; a dry run records the window alone, so positions are in the window's own picture"
+            } else {
+                "found in GNOME Shell's window list, placed on the monitor by the pointer"
             }
-            let titles: Vec<(u64, &str)> =
-                list.iter().map(|w| (w.id, w.info.title.as_str())).collect();
-            debug!("look {look}: window {id} is not in GNOME Shell's list {titles:?}");
-            std::thread::sleep(Duration::from_millis(50));
         }
-        Err(ScreenError::Gone(self.info.describe()))
-    }
-}
-
-impl Screen for GnomeScreen {
-    /// The window (or monitor) at the stream's size. Wayland tells no client what is
-    /// stacked above another's window, so `above` is empty: covered cells are found in
-    /// the picture.
-    fn view(&mut self) -> Result<WindowView, ScreenError> {
-        let mut window = self.info.clone();
-        if let Some(shell) = self.shell_window()? {
-            window.minimized = shell.info.minimized;
+        None => {
+            info.rect = *monitor;
+            "found in GNOME Shell's window list but not on the primary monitor: looking for the grid on the whole primary monitor"
         }
-        if let Some((width, height)) = self.frames.size().filter(|_| !self.placed) {
-            window.rect.width = width;
-            window.rect.height = height;
-        }
-        Ok(WindowView {
-            window,
-            viewable: true,
-            above: Vec::new(),
-        })
-    }
-
-    fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
-        let frame = self
-            .frames
-            .latest(FIRST_FRAME)
-            .map_err(|reason| ScreenError::Capture {
-                window: self.info.describe(),
-                reason,
-            })?;
-        if !self.placed {
-            return Ok(frame);
-        }
-        // The window's place was clipped to the monitor when it was found.
-        let r = self.info.rect;
-        let (x, y) = (r.x.max(0) as u32, r.y.max(0) as u32);
-        let width = r.width.min(frame.width().saturating_sub(x));
-        let height = r.height.min(frame.height().saturating_sub(y));
-        Ok(image::imageops::crop_imm(&frame, x, y, width.max(1), height.max(1)).to_image())
-    }
-
-    /// The part of the stream's picture that shows `area` (screen pixels).
-    fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
-        let picture = self.capture()?;
-        let x = (area.x - self.info.rect.x).clamp(0, picture.width() as i32) as u32;
-        let y = (area.y - self.info.rect.y).clamp(0, picture.height() as i32) as u32;
-        let width = area.width.min(picture.width() - x);
-        let height = area.height.min(picture.height() - y);
-        if width == 0 || height == 0 {
-            return Err(ScreenError::Capture {
-                window: self.info.describe(),
-                reason: "the area is outside the recorded picture".into(),
-            });
-        }
-        Ok(image::imageops::crop_imm(&picture, x, y, width, height).to_image())
-    }
-
-    /// From GNOME Shell's window list when the bot has it. Without it Wayland does not
-    /// say which window has the keyboard: `None` then, and the bot relies on its click
-    /// (which gives the game the focus) and on the verification of what the game shows.
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
-        let Some(shell) = self.shell_window()? else {
-            return Ok(None);
-        };
-        if shell.has_focus {
-            return Ok(None);
-        }
-        let others = shell_windows(&self.bus).unwrap_or_default();
-        Ok(Some(
-            others
-                .into_iter()
-                .find(|w| w.has_focus)
-                .map_or("another window".to_string(), |w| unplaced(&w.info)),
-        ))
-    }
-
-    /// Frames come through a PipeWire stream, some tens of milliseconds behind.
-    fn captures_lag(&self) -> bool {
-        true
-    }
-    fn locked(&mut self) -> Result<Option<String>, ScreenError> {
-        if !self.saver {
-            return Ok(None);
-        }
-        let active = self
-            .bus
-            .call_method(
-                Some("org.gnome.ScreenSaver"),
-                "/org/gnome/ScreenSaver",
-                Some("org.gnome.ScreenSaver"),
-                "GetActive",
-                &(),
-            )
-            .and_then(|reply| reply.body().deserialize::<bool>())
-            // When the bot cannot tell, it does not type.
-            .unwrap_or(true);
-        Ok(active.then(|| "the screen is locked (GNOME's screen shield is up)".to_string()))
-    }
-}
-
-/// The pause between the first motion into the game and the first button.
-const FIRST_ENTER: Duration = Duration::from_millis(50);
-
-/// How many of the bot's own pointer positions are remembered. Mutter reports the
-/// pointer with the frames it renders, a few frames late while the bot moves fast, so a
-/// report may name any of the last dozens of cells the bot clicked; a user's hand
-/// lands within 2 pixels of one of those cell centres by chance only.
-const OURS_KEPT: usize = 96;
-
-/// Input through Mutter's RemoteDesktop session, the pointer seen in the stream.
-pub struct GnomeInput {
-    session: Rc<MutterSession>,
-    frames: Rc<Frames>,
-    /// Where the pointer was when the bot started, and the last places the bot put it:
-    /// a pointer seen anywhere else was moved by someone else.
-    ours: VecDeque<ScreenPoint>,
-    /// Where Mutter last said the pointer was when the bot last moved it.
-    reported_at_move: Option<(i32, i32)>,
-    /// False until the first click.
-    pointer_entered: bool,
-    /// True once Mutter has said where the pointer rested before the bot moved it.
-    rest_known: bool,
-}
-
-impl GnomeInput {
-    fn new(session: Rc<MutterSession>, frames: Rc<Frames>) -> GnomeInput {
-        // Where the pointer rests now is nobody's move.
-        let mut ours: VecDeque<ScreenPoint> = frames
-            .take_pointer_moves()
-            .into_iter()
-            .chain(frames.pointer())
-            .map(|(x, y)| ScreenPoint { x, y })
-            .collect();
-        while ours.len() > OURS_KEPT {
-            ours.pop_front();
-        }
-        GnomeInput {
-            session,
-            frames,
-            rest_known: !ours.is_empty(),
-            ours,
-            reported_at_move: None,
-            pointer_entered: false,
-        }
-    }
-
-    fn is_ours(&self, x: i32, y: i32) -> bool {
-        self.ours
-            .iter()
-            .any(|p| (p.x - x).abs() <= 2 && (p.y - y).abs() <= 2)
-    }
-}
-
-impl Input for GnomeInput {
-    fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
-        self.ours.push_back(at);
-        while self.ours.len() > OURS_KEPT {
-            self.ours.pop_front();
-        }
-        self.reported_at_move = self.frames.pointer();
-        self.session.pointer_to(at.x as f64, at.y as f64)?;
-        if !self.pointer_entered {
-            // The first motion makes the pointer enter the game's surface; a button
-            // sent with it was lost under headless Mutter 43 (the first cell did not
-            // take), so the first click waits for the enter to reach the game.
-            std::thread::sleep(FIRST_ENTER);
-            self.pointer_entered = true;
-        }
-        self.session.left_click()
-    }
-
-    fn key(&mut self, key: Key) -> Result<(), InputError> {
-        self.session.key(key)
-    }
-
-    /// The pointer from the stream's cursor metadata. Mutter reports a move with the
-    /// next frame it renders (tens of milliseconds later under a software renderer), so
-    /// while its report has not changed since the bot moved the pointer, the pointer is
-    /// where the bot put it; any other report (the user's hand) is returned as it is.
-    fn pointer(&mut self) -> Result<ScreenPoint, InputError> {
-        let reported = self.frames.pointer();
-        let ours = self.ours.back().copied();
-        match (reported, ours) {
-            (Some(_), Some(target)) if reported == self.reported_at_move => Ok(target),
-            (Some((x, y)), _) => Ok(ScreenPoint { x, y }),
-            (None, Some(target)) => Ok(target),
-            (None, None) => Ok(ScreenPoint { x: -1, y: -1 }),
-        }
-    }
-
-    /// Wayland does not let one client read the keyboard's state: always false.
-    fn keys_held(&mut self) -> Result<bool, InputError> {
-        Ok(false)
-    }
-
-    /// The pointer seen where the bot never put it. Keys, buttons and the wheel of the
-    /// user are not visible to another Wayland client.
-    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
-        let mut moves = self.frames.take_pointer_moves();
-        if !self.rest_known && !moves.is_empty() {
-            self.rest_known = true;
-            // Mutter's first report (it had sent none when the bot started) is where
-            // the pointer rested before the bot: a stale frame may still show it.
-            let (x, y) = moves.remove(0);
-            self.ours.push_front(ScreenPoint { x, y });
-        }
-        let theirs = moves.iter().find(|&&(x, y)| !self.is_ours(x, y)).copied();
-        if let Some((x, y)) = theirs {
-            // From now on, that position is where the pointer rests.
-            self.ours.push_back(ScreenPoint { x, y });
-            return Ok(Some(format!("the mouse moved (to ({x},{y}))")));
-        }
-        Ok(None)
-    }
+    };
+    let found = format!("window {} ({how})", info.describe());
+    Ok((info, placed.is_some(), found))
 }

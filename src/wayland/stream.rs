@@ -317,59 +317,7 @@ fn run(
             let mut pods: Vec<&Pod> = extra.iter().filter_map(|b| Pod::from_bytes(b)).collect();
             let _ = stream.update_params(&mut pods);
         })
-        .process(move |stream, format| {
-            let Some(mut buffer) = stream.dequeue_buffer() else {
-                return;
-            };
-            let cursor = buffer
-                .find_meta::<spa::buffer::meta::MetaCursor>()
-                .filter(|c| c.is_valid())
-                .map(|c| (c.position().x, c.position().y));
-            let mut frame = None;
-            if let Some(data) = buffer.datas_mut().first_mut() {
-                let (offset, size, stride) = (
-                    data.chunk().offset() as usize,
-                    data.chunk().size() as usize,
-                    data.chunk().stride(),
-                );
-                let stride = if stride > 0 {
-                    stride as usize
-                } else {
-                    format.width as usize * 4
-                };
-                let need = stride * format.height as usize;
-                if let Some(bytes) = data.data() {
-                    if size >= need && format.width > 0 && offset + need <= bytes.len() {
-                        // The previous frame's memory is reused (5 MB at 1280x1024).
-                        let mut copy = std::mem::take(&mut format.spare);
-                        copy.clear();
-                        copy.extend_from_slice(&bytes[offset..offset + need]);
-                        frame = Some(RawFrame {
-                            width: format.width,
-                            height: format.height,
-                            stride,
-                            blue_first: format.blue_first,
-                            bytes: copy,
-                        });
-                    }
-                }
-            }
-            let (lock, wake) = &*on_frame;
-            let mut shared = lock.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(at) = cursor {
-                shared.pointer = Some(at);
-                if shared.moves.last() != Some(&at) && shared.moves.len() < 64 {
-                    shared.moves.push(at);
-                }
-            }
-            if let Some(frame) = frame {
-                if let Some(old) = shared.frame.replace(frame) {
-                    format.spare = old.bytes;
-                }
-                shared.frames += 1;
-            }
-            wake.notify_all();
-        })
+        .process(move |stream, format| take_frame(stream, format, &on_frame))
         .register()
         .map_err(|e| pw_error("cannot listen to the stream", e))?;
 
@@ -388,4 +336,64 @@ fn run(
     let _quit = quit.attach(mainloop.loop_(), move |_| quitter.quit());
     mainloop.run();
     Ok(())
+}
+
+/// Takes the stream's newest buffer: the frame copied out (into the memory of the one
+/// before), and the pointer from the cursor metadata, for the reading side.
+fn take_frame(
+    stream: &pw::stream::Stream,
+    format: &mut Negotiated,
+    on_frame: &(Mutex<Shared>, Condvar),
+) {
+    let Some(mut buffer) = stream.dequeue_buffer() else {
+        return;
+    };
+    let cursor = buffer
+        .find_meta::<spa::buffer::meta::MetaCursor>()
+        .filter(|c| c.is_valid())
+        .map(|c| (c.position().x, c.position().y));
+    let mut frame = None;
+    if let Some(data) = buffer.datas_mut().first_mut() {
+        let (offset, size, stride) = (
+            data.chunk().offset() as usize,
+            data.chunk().size() as usize,
+            data.chunk().stride(),
+        );
+        let stride = if stride > 0 {
+            stride as usize
+        } else {
+            format.width as usize * 4
+        };
+        let need = stride * format.height as usize;
+        if let Some(bytes) = data.data() {
+            if size >= need && format.width > 0 && offset + need <= bytes.len() {
+                // The previous frame's memory is reused (5 MB at 1280x1024).
+                let mut copy = std::mem::take(&mut format.spare);
+                copy.clear();
+                copy.extend_from_slice(&bytes[offset..offset + need]);
+                frame = Some(RawFrame {
+                    width: format.width,
+                    height: format.height,
+                    stride,
+                    blue_first: format.blue_first,
+                    bytes: copy,
+                });
+            }
+        }
+    }
+    let (lock, wake) = on_frame;
+    let mut shared = lock.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(at) = cursor {
+        shared.pointer = Some(at);
+        if shared.moves.last() != Some(&at) && shared.moves.len() < 64 {
+            shared.moves.push(at);
+        }
+    }
+    if let Some(frame) = frame {
+        if let Some(old) = shared.frame.replace(frame) {
+            format.spare = old.bytes;
+        }
+        shared.frames += 1;
+    }
+    wake.notify_all();
 }
