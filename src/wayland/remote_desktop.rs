@@ -70,76 +70,8 @@ impl MutterSession {
     /// Creates the sessions, starts them, and waits for the PipeWire node. With `input`
     /// false (a dry run) only a ScreenCast session is made: nothing could type.
     pub fn start(bus: &Connection, target: &Target, input: bool) -> Result<Self, ScreenError> {
-        let remote: Option<OwnedObjectPath> = if input {
-            Some(
-                bus.call_method(Some(RD_NAME), RD_PATH, Some(RD_NAME), "CreateSession", &())
-                    .and_then(|r| r.body().deserialize())
-                    .map_err(|e| dbus_error("Mutter's RemoteDesktop CreateSession failed", e))?,
-            )
-        } else {
-            None
-        };
-        let mut options: HashMap<&str, Value> = HashMap::new();
-        if let Some(path) = &remote {
-            let id: String = bus
-                .call_method(
-                    Some(RD_NAME),
-                    path.as_str(),
-                    Some("org.freedesktop.DBus.Properties"),
-                    "Get",
-                    &(RD_SESSION, "SessionId"),
-                )
-                .and_then(|r| r.body().deserialize::<zbus::zvariant::OwnedValue>())
-                .map_err(|e| dbus_error("reading the RemoteDesktop SessionId failed", e))
-                .and_then(|v| {
-                    String::try_from(v).map_err(|e| dbus_error("SessionId is not a string", e))
-                })?;
-            options.insert("remote-desktop-session-id", Value::from(id));
-        }
-        let screencast: OwnedObjectPath = bus
-            .call_method(
-                Some(SC_NAME),
-                SC_PATH,
-                Some(SC_NAME),
-                "CreateSession",
-                &(options,),
-            )
-            .and_then(|r| r.body().deserialize())
-            .map_err(|e| dbus_error("Mutter's ScreenCast CreateSession failed", e))?;
-
-        let props = || HashMap::from([("cursor-mode", Value::U32(CURSOR_MODE_METADATA))]);
-        let record_window = |id: u64| {
-            let mut props = props();
-            props.insert("window-id", Value::U64(id));
-            bus.call_method(
-                Some(SC_NAME),
-                screencast.as_str(),
-                Some(SC_SESSION),
-                "RecordWindow",
-                &(props,),
-            )
-        };
-        let record_monitor = || {
-            bus.call_method(
-                Some(SC_NAME),
-                screencast.as_str(),
-                Some(SC_SESSION),
-                "RecordMonitor",
-                &("", props()),
-            )
-        };
-        let path = |reply: zbus::Result<zbus::Message>| -> Result<OwnedObjectPath, ScreenError> {
-            reply
-                .and_then(|r| r.body().deserialize())
-                .map_err(|e| dbus_error("Mutter refused to record", e))
-        };
-        let (stream, window_stream) = match target {
-            Target::PrimaryMonitor => (path(record_monitor())?, None),
-            Target::Window(id) => (path(record_window(*id))?, None),
-            Target::WindowOnMonitor(id) => {
-                (path(record_monitor())?, Some(path(record_window(*id))?))
-            }
-        };
+        let (remote, screencast) = create_sessions(bus, input)?;
+        let (stream, window_stream) = record(bus, &screencast, target)?;
 
         // The node id comes in a signal once the session starts: listen first.
         let signals = node_signals(bus, &stream)?;
@@ -253,6 +185,92 @@ impl MutterSession {
         self.notify("NotifyKeyboardKeysym", &(keysym, true), false)?;
         self.notify("NotifyKeyboardKeysym", &(keysym, false), false)
     }
+}
+
+/// Mutter's sessions: a RemoteDesktop one when `input` (a ScreenCast session tied to
+/// it), else a ScreenCast session alone.
+fn create_sessions(
+    bus: &Connection,
+    input: bool,
+) -> Result<(Option<OwnedObjectPath>, OwnedObjectPath), ScreenError> {
+    let remote: Option<OwnedObjectPath> = if input {
+        Some(
+            bus.call_method(Some(RD_NAME), RD_PATH, Some(RD_NAME), "CreateSession", &())
+                .and_then(|r| r.body().deserialize())
+                .map_err(|e| dbus_error("Mutter's RemoteDesktop CreateSession failed", e))?,
+        )
+    } else {
+        None
+    };
+    let mut options: HashMap<&str, Value> = HashMap::new();
+    if let Some(path) = &remote {
+        let id: String = bus
+            .call_method(
+                Some(RD_NAME),
+                path.as_str(),
+                Some("org.freedesktop.DBus.Properties"),
+                "Get",
+                &(RD_SESSION, "SessionId"),
+            )
+            .and_then(|r| r.body().deserialize::<zbus::zvariant::OwnedValue>())
+            .map_err(|e| dbus_error("reading the RemoteDesktop SessionId failed", e))
+            .and_then(|v| {
+                String::try_from(v).map_err(|e| dbus_error("SessionId is not a string", e))
+            })?;
+        options.insert("remote-desktop-session-id", Value::from(id));
+    }
+    let screencast: OwnedObjectPath = bus
+        .call_method(
+            Some(SC_NAME),
+            SC_PATH,
+            Some(SC_NAME),
+            "CreateSession",
+            &(options,),
+        )
+        .and_then(|r| r.body().deserialize())
+        .map_err(|e| dbus_error("Mutter's ScreenCast CreateSession failed", e))?;
+    Ok((remote, screencast))
+}
+
+/// Asks the ScreenCast session to record `target`: the stream to read, and, for a
+/// window placed on the monitor, the window's own stream too.
+fn record(
+    bus: &Connection,
+    screencast: &OwnedObjectPath,
+    target: &Target,
+) -> Result<(OwnedObjectPath, Option<OwnedObjectPath>), ScreenError> {
+    let props = || HashMap::from([("cursor-mode", Value::U32(CURSOR_MODE_METADATA))]);
+    let record_window = |id: u64| {
+        let mut props = props();
+        props.insert("window-id", Value::U64(id));
+        bus.call_method(
+            Some(SC_NAME),
+            screencast.as_str(),
+            Some(SC_SESSION),
+            "RecordWindow",
+            &(props,),
+        )
+    };
+    let record_monitor = || {
+        bus.call_method(
+            Some(SC_NAME),
+            screencast.as_str(),
+            Some(SC_SESSION),
+            "RecordMonitor",
+            &("", props()),
+        )
+    };
+    let path = |reply: zbus::Result<zbus::Message>| -> Result<OwnedObjectPath, ScreenError> {
+        reply
+            .and_then(|r| r.body().deserialize())
+            .map_err(|e| dbus_error("Mutter refused to record", e))
+    };
+    let (stream, window_stream) = match target {
+        Target::PrimaryMonitor => (path(record_monitor())?, None),
+        Target::Window(id) => (path(record_window(*id))?, None),
+        Target::WindowOnMonitor(id) => (path(record_monitor())?, Some(path(record_window(*id))?)),
+    };
+    Ok((stream, window_stream))
 }
 
 impl Drop for MutterSession {
