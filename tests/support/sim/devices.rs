@@ -1,0 +1,320 @@
+//! The simulated game seen through the bot's traits: its screen (captures, the window
+//! and what covers it), its reader (as the test says it reads) and its input device
+//! (which records what the bot sends, and plays the user's hand).
+
+use super::*;
+
+pub struct SimScreen(pub Shared);
+pub struct SimReader(pub Shared);
+/// The recording device; the flag: whether it sends (false: a dry run's device).
+pub struct SimInput(pub Shared, pub bool);
+
+impl Screen for SimScreen {
+    fn view(&mut self) -> Result<WindowView, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        if let Some(left) = g.dim_then_dialog_after {
+            if g.is_solved() {
+                if left == 0 {
+                    g.dim_then_dialog_after = None;
+                    g.completion_dialog = true;
+                    g.open_completion_dialog();
+                } else {
+                    g.dim_then_dialog_after = Some(left - 1);
+                }
+            }
+        }
+        let viewable = g.unmapped_for == 0;
+        g.unmapped_for = g.unmapped_for.saturating_sub(1);
+        let view = WindowView {
+            viewable,
+            window: WindowInfo {
+                id: 1,
+                title: "Sudoku".into(),
+                app_name: "Gnome-sudoku".into(),
+                pid: Some(g.app_pid),
+                rect: g.window,
+                minimized: g.minimized,
+                dialog: false,
+            },
+            above: g.above.iter().map(|(w, _)| w.clone()).collect(),
+        };
+        // Windows with a limited life count down one look each.
+        for (_, left) in g.above.iter_mut() {
+            *left = left.saturating_sub(1);
+        }
+        g.above.retain(|(_, left)| *left > 0);
+        Ok(view)
+    }
+
+    fn capture(&mut self) -> Result<RgbaImage, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        if g.failing_captures > 0 {
+            g.failing_captures -= 1;
+            return Err(ScreenError::Capture {
+                window: "Sudoku".into(),
+                reason: "the window is being redrawn".into(),
+            });
+        }
+        g.captures += 1;
+        Ok(g.render())
+    }
+
+    fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        g.area_captures += 1;
+        g.last_area = Some(*area);
+        Ok(RgbaImage::new(area.width.max(1), area.height.max(1)))
+    }
+
+    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+        Ok(self.0.borrow().focus_elsewhere.clone())
+    }
+
+    fn locked(&mut self) -> Result<Option<String>, ScreenError> {
+        let mut g = self.0.borrow_mut();
+        if g.locked_for == 0 {
+            return Ok(None);
+        }
+        g.locked_for -= 1;
+        Ok(Some("the screen is locked".into()))
+    }
+}
+
+impl GridReader for SimReader {
+    fn read(
+        &mut self,
+        _picture: &DynamicImage,
+        _debug: Option<&Path>,
+    ) -> Result<Reading, ReadError> {
+        let mut g = self.0.borrow_mut();
+        g.reads += 1;
+        if g.dim_then_dialog_after.is_some() && g.is_solved() {
+            return Ok(g.reading_of(Grid::EMPTY));
+        }
+        if g.banner.is_some() && g.is_solved() {
+            // The banner hides rows 4 to 6.
+            let mut seen = g.board;
+            for i in 27..54 {
+                seen.set(i / 9, i % 9, 0);
+            }
+            return Ok(g.reading_of(seen));
+        }
+        if let Some((after, cell, reads)) = g.hide_given {
+            if g.digits_typed >= after && reads > 0 {
+                g.hide_given = Some((after, cell, reads - 1));
+                let mut seen = g.board;
+                seen.set(cell / 9, cell % 9, 0);
+                return Ok(g.reading_of(seen));
+            }
+        }
+        match g.read_mode.clone() {
+            ReadMode::Truth => Ok(g.reading_of(g.board)),
+            ReadMode::CacheEchoes(grid) if g.digits_typed > 0 => Ok(g.reading_of(grid)),
+            ReadMode::CacheEchoes(_) => Ok(g.reading_of(g.board)),
+            ReadMode::NoGrid => Err(ReadError::NoGrid),
+            ReadMode::Misread(grid) => Ok(g.reading_of(grid)),
+            ReadMode::Doubtful(cells) => Err(ReadError::Doubtful {
+                reason: format!("{} cells could not be read", cells.len()),
+                cells,
+                reading: Box::new(g.reading_of(g.board)),
+            }),
+            ReadMode::Clashing(grid, cells) => Err(ReadError::Doubtful {
+                reason: "the digits read clash".into(),
+                cells,
+                reading: Box::new(g.reading_of(grid)),
+            }),
+        }
+    }
+
+    fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        let cached = {
+            let mut g = self.0.borrow_mut();
+            g.fresh_reads += 1;
+            matches!(g.read_mode, ReadMode::CacheEchoes(_))
+        };
+        if cached {
+            let g = self.0.borrow();
+            return Ok(g.reading_of(g.board));
+        }
+        self.read(picture, None)
+    }
+
+    fn confirm(
+        &mut self,
+        _picture: &DynamicImage,
+        reading: &Reading,
+    ) -> Result<Vec<usize>, ReadError> {
+        let g = self.0.borrow();
+        Ok(g.unconfirmed
+            .iter()
+            .copied()
+            .filter(|&i| reading.grid.cells()[i] != 0)
+            .collect())
+    }
+
+    fn forget(&mut self, _reading: &Reading, cells: &[usize]) {
+        self.0.borrow_mut().forgotten.extend_from_slice(cells);
+    }
+
+    /// The dialog's words when a dialog of the game's is up, else the banner's.
+    fn read_words(&mut self, _picture: &DynamicImage) -> Result<String, ReadError> {
+        let mut g = self.0.borrow_mut();
+        g.word_reads += 1;
+        let area = g.last_area.take();
+        if let Some((w, _)) = g.above.iter().find(|(w, _)| Some(w.rect) == area) {
+            return Ok(match w.title.as_str() {
+                "Information" if g.is_solved() => "Congratulations! You solved the puzzle.".into(),
+                "Information" => "Sorry, your solution contains mistakes.".into(),
+                _ => g.dialog_words.clone(),
+            });
+        }
+        Ok(g.banner.clone().unwrap_or_default())
+    }
+}
+
+impl Input for SimInput {
+    fn sends(&self) -> bool {
+        self.1
+    }
+    fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+        if !self.1 {
+            return Err(InputError::Send(format!("dry run: not clicking at {at}")));
+        }
+        let mut g = self.0.borrow_mut();
+        g.note_cover();
+        g.pointer = at;
+        if let Some(why) = g.click_goes_elsewhere(at) {
+            g.events.push(Event::Elsewhere(why));
+            return Ok(());
+        }
+        g.events.push(Event::Click(at));
+        let clicks = g.clicks().len();
+        if g.user_moves_mouse_after == Some(clicks) {
+            g.pointer = ScreenPoint {
+                x: at.x + 40,
+                y: at.y - 25,
+            };
+        }
+        if g.user_clicks_after == Some(clicks) {
+            g.user_input = Some("a mouse button (1) was pressed".into());
+        }
+        if g.clicks_ignored {
+            return Ok(());
+        }
+        if let Some(pad) = g.pad.clone() {
+            let (wx, wy) = (g.window.x as f32, g.window.y as f32);
+            if let Some(d) = pad.iter().position(|[px, py]| {
+                (wx + px - at.x as f32).abs() < 3.0 && (wy + py - at.y as f32).abs() < 3.0
+            }) {
+                type_digit(&mut g, d as u8 + 1);
+                return Ok(());
+            }
+        }
+        let cell = g.cell_at(at);
+        if let (Some(d), Some(c)) = (g.palette, cell) {
+            if g.board.cells()[c] == 0 {
+                g.board.set(c / 9, c % 9, d);
+            }
+        }
+        if g.focus_delay.is_some() {
+            g.pending_focus = Some((cell, std::time::Instant::now()));
+        } else {
+            g.selected = cell;
+        }
+        Ok(())
+    }
+
+    fn key(&mut self, key: Key) -> Result<(), InputError> {
+        if !self.1 {
+            return Err(InputError::Send(format!("dry run: not pressing {key:?}")));
+        }
+        let mut g = self.0.borrow_mut();
+        g.note_cover();
+        if let Some(why) = g.key_goes_elsewhere() {
+            g.events.push(Event::Elsewhere(why));
+            return Ok(());
+        }
+        g.events.push(Event::Key(key));
+        if let (Some(delay), Some((cell, at))) = (g.focus_delay, g.pending_focus) {
+            if at.elapsed() >= delay {
+                g.selected = cell;
+                g.pending_focus = None;
+            } else if matches!(key, Key::Digit(_)) {
+                let typed = g.digits_typed;
+                g.misplaced_at.push(typed);
+            }
+        }
+        let sel = g.selected;
+        let arrow = |g: &Game, step: fn(usize) -> Option<usize>| {
+            if g.arrows_ignored {
+                return sel;
+            }
+            let mut at = step(sel?)?;
+            while g.arrows_skip_givens && g.givens.cells()[at] != 0 {
+                at = step(at)?;
+            }
+            Some(at)
+        };
+        let moved = match key {
+            Key::Up => Some(arrow(&g, |s| s.checked_sub(9))),
+            Key::Down => Some(arrow(&g, |s| (s < 72).then_some(s + 9))),
+            Key::Left => Some(arrow(&g, |s| (s % 9 > 0).then(|| s - 1))),
+            Key::Right => Some(arrow(&g, |s| (s % 9 < 8).then_some(s + 1))),
+            _ => None,
+        };
+        if let (Some(_), Some(dy)) = (moved, g.arrows_scroll) {
+            let (w, h) = g.picture.dimensions();
+            let old = g.picture.clone();
+            g.picture = RgbaImage::from_fn(w, h, |x, y| {
+                *old.get_pixel_checked(x, y + dy)
+                    .unwrap_or(&Rgba([255, 255, 255, 255]))
+            });
+            for c in g.corners.iter_mut() {
+                c.y -= dy as f32;
+            }
+        } else if let Some(to) = moved {
+            // An arrow off the edge (or past the last free cell) stays put.
+            g.selected = to.or(sel);
+        }
+        match key {
+            Key::Digit(d) => type_digit(&mut g, d),
+            Key::Up | Key::Down | Key::Left | Key::Right => {}
+            Key::Delete | Key::Backspace => {
+                if let Some(cell) = sel.filter(|&c| g.givens.cells()[c] == 0) {
+                    g.board.set(cell / 9, cell % 9, 0);
+                }
+            }
+            Key::Escape => {}
+        }
+        Ok(())
+    }
+
+    fn pointer(&mut self) -> Result<ScreenPoint, InputError> {
+        Ok(self.0.borrow().pointer)
+    }
+
+    fn keys_held(&mut self) -> Result<bool, InputError> {
+        Ok(self.0.borrow().keys_held)
+    }
+
+    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
+        Ok(self.0.borrow_mut().user_input.take())
+    }
+}
+
+pub(super) fn type_digit(g: &mut Game, d: u8) {
+    if let Some(cell) = g.selected {
+        if g.lose_first_digit.remove(&cell) {
+            // The app missed this one.
+        } else if g.givens.cells()[cell] == 0 {
+            let (r, c) = (cell / 9, cell % 9);
+            let d = if g.tamper_at == Some(g.digits_typed + 1) {
+                d % 9 + 1
+            } else {
+                d
+            };
+            g.board.set(r, c, d);
+        }
+    }
+    g.after_digit();
+}

@@ -1,0 +1,344 @@
+//! The simulated game's own behaviour: what it draws, and what clicks and keys do to it
+//! (lost keys, a late focus, a palette, a number pad, arrow keys, dialogs and banners).
+
+use super::*;
+
+impl Game {
+    /// A game showing `fixture`, its window's client area at (x, y).
+    pub fn new(fixture: &Fixture, x: i32, y: i32) -> Shared {
+        Rc::new(RefCell::new(Game {
+            picture: fixture.picture.clone(),
+            corners: fixture.corners,
+            givens: fixture.grid,
+            board: fixture.grid,
+            window: ScreenRect {
+                x,
+                y,
+                width: fixture.picture.width(),
+                height: fixture.picture.height(),
+            },
+            app_pid: 4242,
+            minimized: false,
+            above: Vec::new(),
+            read_mode: ReadMode::Truth,
+            lose_first_digit: HashSet::new(),
+            completion_dialog: false,
+            dim_then_dialog_after: None,
+            user_moves_mouse_after: None,
+            user_presses_key_after: None,
+            window_moves_after: None,
+            covered_after: None,
+            pad: None,
+            focus_stolen_after: None,
+            focus_elsewhere: None,
+            locked_after: None,
+            locked_for: 0,
+            unmapped_after: None,
+            unmapped_for: 0,
+            popup_after: None,
+            user_clicks_after: None,
+            user_input: None,
+            unconfirmed: Vec::new(),
+            forgotten: Vec::new(),
+            fresh_reads: 0,
+            selected: None,
+            pointer: ScreenPoint { x: 1, y: 1 },
+            keys_held: false,
+            events: Vec::new(),
+            digits_typed: 0,
+            reads: 0,
+            captures: 0,
+            dialog_words: "Well done! You completed the puzzle in 1 minute.".into(),
+            banner: None,
+            area_captures: 0,
+            word_reads: 0,
+            verdict_window: false,
+            stored: None,
+            last_area: None,
+            verdicts: 0,
+            tamper_at: None,
+            focus_delay: None,
+            pending_focus: None,
+            misplaced_at: Vec::new(),
+            stop_after: None,
+            input_while_covered: 0,
+            palette: None,
+            failing_captures: 0,
+            hide_given: None,
+            draws_selection: false,
+            clicks_ignored: false,
+            arrows_ignored: false,
+            arrows_skip_givens: false,
+            arrows_scroll: None,
+        }))
+    }
+
+    pub(super) fn cell_size(&self) -> (f32, f32) {
+        (
+            (self.corners[1].x - self.corners[0].x) / 9.0,
+            (self.corners[3].y - self.corners[0].y) / 9.0,
+        )
+    }
+
+    /// Counts input sent while a window of another app lies over the grid.
+    pub(super) fn note_cover(&mut self) {
+        let grid = ScreenRect {
+            x: self.window.x + self.corners[0].x as i32,
+            y: self.window.y + self.corners[0].y as i32,
+            width: (self.corners[1].x - self.corners[0].x) as u32,
+            height: (self.corners[3].y - self.corners[0].y) as u32,
+        };
+        let app = Some(self.app_pid);
+        if self
+            .above
+            .iter()
+            .any(|(w, _)| w.pid != app && w.rect.intersects(&grid))
+        {
+            self.input_while_covered += 1;
+        }
+    }
+
+    /// The cell under a screen point, if any.
+    pub fn cell_at(&self, p: ScreenPoint) -> Option<usize> {
+        let (cw, ch) = self.cell_size();
+        let x = (p.x - self.window.x) as f32 - self.corners[0].x;
+        let y = (p.y - self.window.y) as f32 - self.corners[0].y;
+        if x < 0.0 || y < 0.0 || x >= cw * 9.0 || y >= ch * 9.0 {
+            return None;
+        }
+        Some((y / ch) as usize * 9 + (x / cw) as usize)
+    }
+
+    /// The centre of a cell on the screen, computed from the label (what a click on
+    /// that cell must hit).
+    pub fn screen_center(&self, cell: usize) -> ScreenPoint {
+        let (cw, ch) = self.cell_size();
+        ScreenPoint {
+            x: (self.window.x as f32 + self.corners[0].x + cw * ((cell % 9) as f32 + 0.5)).round()
+                as i32,
+            y: (self.window.y as f32 + self.corners[0].y + ch * ((cell / 9) as f32 + 0.5)).round()
+                as i32,
+        }
+    }
+
+    pub fn clicks(&self) -> Vec<ScreenPoint> {
+        self.events
+            .iter()
+            .filter_map(|e| {
+                if let Event::Click(p) = e {
+                    Some(*p)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// Input that reached anything but the game.
+    pub fn strays(&self) -> Vec<&'static str> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Elsewhere(why) => Some(*why),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Where a click at `at` goes instead of the game, if anywhere else.
+    pub(super) fn click_goes_elsewhere(&self, at: ScreenPoint) -> Option<&'static str> {
+        if self.locked_for > 0 {
+            Some("a click on the lock screen")
+        } else if self.unmapped_for > 0 || self.minimized {
+            Some("a click on the desktop behind the unmapped game")
+        } else if !self.window.contains(at.x, at.y) {
+            Some("a click outside the game window")
+        } else if self.above.iter().any(|(w, _)| w.rect.contains(at.x, at.y)) {
+            Some("a click on a window over the game")
+        } else {
+            None
+        }
+    }
+
+    /// Where a key goes instead of the game, if anywhere else.
+    pub(super) fn key_goes_elsewhere(&self) -> Option<&'static str> {
+        if self.locked_for > 0 {
+            Some("a key typed into the lock screen")
+        } else if self.focus_elsewhere.is_some() {
+            Some("a key typed into the window that has the focus")
+        } else {
+            None
+        }
+    }
+
+    pub fn digits(&self) -> Vec<u8> {
+        self.events
+            .iter()
+            .filter_map(|e| {
+                if let Event::Key(Key::Digit(d)) = e {
+                    Some(*d)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The picture of the window now: the screenshot with a dark mark in every cell the
+    /// player filled, so captures change as the bot plays.
+    pub(super) fn render(&self) -> RgbaImage {
+        let mut pic = self.picture.clone();
+        let (cw, ch) = self.cell_size();
+        // A click's cell is drawn selected once the focus went there.
+        let selected = match (self.focus_delay, self.pending_focus) {
+            (Some(delay), Some((cell, at))) if at.elapsed() >= delay => cell,
+            _ => self.selected,
+        };
+        if let (true, Some(s)) = (self.draws_selection, selected) {
+            // A frame a fifth of the cell in from its sides, 3 px wide.
+            let x0 = self.corners[0].x + cw * (s % 9) as f32;
+            let y0 = self.corners[0].y + ch * (s / 9) as f32;
+            let (l, t) = ((x0 + cw * 0.2) as u32, (y0 + ch * 0.2) as u32);
+            let (r, b) = ((x0 + cw * 0.8) as u32, (y0 + ch * 0.8) as u32);
+            for y in t..=b {
+                for x in l..=r {
+                    let edge = x < l + 3 || x + 3 > r || y < t + 3 || y + 3 > b;
+                    if edge && x < pic.width() && y < pic.height() {
+                        pic.put_pixel(x, y, Rgba([40, 90, 220, 255]));
+                    }
+                }
+            }
+        }
+        for i in 0..81 {
+            if self.board.cells()[i] != 0 && self.givens.cells()[i] == 0 {
+                let x0 = (self.corners[0].x + cw * (i % 9) as f32) as u32 + 4;
+                let y0 = (self.corners[0].y + ch * (i / 9) as f32) as u32 + 4;
+                for y in y0..y0 + 8 + self.board.cells()[i] as u32 {
+                    for x in x0..x0 + 8 {
+                        if x < pic.width() && y < pic.height() {
+                            pic.put_pixel(x, y, Rgba([20, 20, 20, 255]));
+                        }
+                    }
+                }
+            }
+        }
+        pic
+    }
+
+    pub(super) fn reading_of(&self, grid: Grid) -> Reading {
+        let (cw, ch) = self.cell_size();
+        let cells = (0..81)
+            .map(|i| CellReading {
+                digit: Some(grid.cells()[i]).filter(|&d| d != 0),
+                confidence: 1.0,
+                method: if grid.cells()[i] == 0 {
+                    Method::Empty
+                } else {
+                    Method::Ocr
+                },
+                cell_box: Rect {
+                    x: self.corners[0].x + cw * (i % 9) as f32,
+                    y: self.corners[0].y + ch * (i / 9) as f32,
+                    w: cw,
+                    h: ch,
+                },
+                digit_box: None,
+                alternatives: Vec::new(),
+            })
+            .collect();
+        Reading {
+            grid,
+            corners: self.corners,
+            cells,
+            to_picture: Homography::grid_to_quad(self.corners).expect("corners make a quad"),
+            verdict: Verdict::of(&grid, &[]),
+        }
+    }
+
+    pub(super) fn after_digit(&mut self) {
+        self.digits_typed += 1;
+        let n = self.digits_typed;
+        if let Some((after, stop)) = &self.stop_after {
+            if *after == n {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        if self.user_presses_key_after == Some(n) {
+            self.keys_held = true;
+        }
+        if let Some((after, dx, dy)) = self.window_moves_after {
+            if after == n {
+                self.window.x += dx;
+                self.window.y += dy;
+            }
+        }
+        if let Some((after, views)) = self.covered_after {
+            if after == n {
+                self.above
+                    .push((other_window(900, "Notification", self.window), views));
+            }
+        }
+        if self.focus_stolen_after == Some(n) {
+            self.focus_elsewhere = Some("\"Untitled - Editor\" (Editor, 400x300 at 0,0)".into());
+        }
+        if let Some((after, looks)) = self.locked_after {
+            if after == n {
+                self.locked_for = looks;
+            }
+        }
+        if let Some((after, looks)) = self.unmapped_after {
+            if after == n {
+                self.unmapped_for = looks;
+            }
+        }
+        if let Some((after, cell, looks)) = self.popup_after {
+            if after == n {
+                let c = self.screen_center(cell);
+                let mut bubble = other_window(902, "", self.window);
+                bubble.rect = ScreenRect {
+                    x: c.x - 10,
+                    y: c.y - 10,
+                    width: 20,
+                    height: 20,
+                };
+                self.above.push((bubble, looks));
+            }
+        }
+        self.open_completion_dialog();
+        self.update_verdict_window();
+    }
+
+    /// Solved by the game's rules: full, no clash, the givens kept, and the game's
+    /// own solution when it has one.
+    pub fn is_solved(&self) -> bool {
+        self.givens.is_solved_by(&self.board)
+            && self.board.conflicts().is_empty()
+            && self.stored.is_none_or(|s| s == self.board)
+    }
+
+    /// Opens (or closes) the verdict window beside the game.
+    pub(super) fn update_verdict_window(&mut self) {
+        self.above.retain(|(w, _)| w.title != "Information");
+        if self.verdict_window && self.board.filled() == 81 {
+            self.verdicts += 1;
+            let mut w = other_window(9000 + self.verdicts, "Information", self.window);
+            w.rect.x = self.window.x + self.window.width as i32 + 10;
+            w.pid = Some(self.app_pid);
+            w.app_name = "Gnome-sudoku".into();
+            self.above.push((w, usize::MAX));
+        }
+    }
+
+    pub(super) fn open_completion_dialog(&mut self) {
+        if self.completion_dialog
+            && self.is_solved()
+            && !self.above.iter().any(|(w, _)| w.id == 901)
+        {
+            let mut dialog = other_window(901, "", self.window);
+            dialog.pid = Some(self.app_pid);
+            dialog.app_name = "Gnome-sudoku".into();
+            dialog.dialog = true;
+            self.above.push((dialog, usize::MAX));
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! A simulated sudoku app for driving the bot without a display: a recorded screenshot
+//! of the app, the puzzle it shows, and an input device that plays into the simulated
+//! board the way GNOME Sudoku does (click a cell to select it, type a digit to fill it).
+//!
+//! The screen, the reader and the input device all share one [`Game`], so what the bot
+//! types shows up in the next capture and the next reading, and a test can script
+//! trouble: lost key presses, a dialog over the grid, the user moving the mouse.
+//!
+//! Input goes where it would on a real desktop: a click on a point that another window
+//! covers, or while the game is unmapped or the screen locked, reaches that other
+//! thing and not the game; so does a key while another window has the focus. Such
+//! input is recorded as [`Event::Elsewhere`], which no test may ever see.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use image::{DynamicImage, Rgba, RgbaImage};
+use sudoku_bot::bot::{Bot, GridReader};
+use sudoku_bot::config::Config;
+use sudoku_bot::grid::Verdict;
+use sudoku_bot::input::{Input, InputError, Key, ScreenPoint};
+use sudoku_bot::screen::{Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
+use sudoku_bot::vision::geometry::Homography;
+use sudoku_bot::vision::{CellReading, Method, Point, ReadError, Reading, Rect};
+use sudoku_bot::Grid;
+
+mod devices;
+mod game;
+
+pub use devices::{SimInput, SimReader, SimScreen};
+
+/// A recorded screenshot with its label.
+pub struct Fixture {
+    pub picture: RgbaImage,
+    pub grid: Grid,
+    /// Outer corners of the grid in the picture (top-left, top-right, bottom-right,
+    /// bottom-left), axis-aligned in these screenshots.
+    pub corners: [Point; 4],
+}
+
+/// `fixtures/bot/NAME.png` with its label `fixtures/bot/NAME.toml` (`grid = "..."`,
+/// `corners = [[x, y], ...]`).
+pub fn fixture(name: &str) -> Fixture {
+    let dir = super::repository().join("fixtures/bot");
+    let picture = image::open(dir.join(format!("{name}.png")))
+        .expect("fixture picture")
+        .to_rgba8();
+    let label: toml::Table = std::fs::read_to_string(dir.join(format!("{name}.toml")))
+        .expect("fixture label")
+        .parse()
+        .expect("fixture label is TOML");
+    let grid = Grid::parse(label["grid"].as_str().expect("grid")).expect("grid line");
+    let c: Vec<Point> = label["corners"]
+        .as_array()
+        .expect("corners")
+        .iter()
+        .map(|p| {
+            let p = p.as_array().expect("[x, y]");
+            Point {
+                x: p[0]
+                    .as_float()
+                    .or(p[0].as_integer().map(|v| v as f64))
+                    .unwrap() as f32,
+                y: p[1]
+                    .as_float()
+                    .or(p[1].as_integer().map(|v| v as f64))
+                    .unwrap() as f32,
+            }
+        })
+        .collect();
+    Fixture {
+        picture,
+        grid,
+        corners: [c[0], c[1], c[2], c[3]],
+    }
+}
+
+/// What the simulated reader answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadMode {
+    /// The board as it is.
+    Truth,
+    /// No grid in the picture.
+    NoGrid,
+    /// This grid instead of the board (a misread).
+    Misread(Grid),
+    /// Once the bot has typed, this grid instead of the board, through the reader's
+    /// glyph cache (the cache echoing the bot's own answer); a fresh reading sees the
+    /// board as it is.
+    CacheEchoes(Grid),
+    /// The reader says these cells are doubtful.
+    Doubtful(Vec<usize>),
+    /// This grid, whose digits clash, instead of the board: the reader refuses it with
+    /// these cells doubtful.
+    Clashing(Grid, Vec<usize>),
+}
+
+/// Something that happened at the input device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    Click(ScreenPoint),
+    Key(Key),
+    /// Input that reached something other than the game (what it was, and why).
+    Elsewhere(&'static str),
+}
+
+/// The simulated app and everything around it.
+pub struct Game {
+    pub picture: RgbaImage,
+    pub corners: [Point; 4],
+    pub givens: Grid,
+    pub board: Grid,
+    pub window: ScreenRect,
+    pub app_pid: u32,
+    pub minimized: bool,
+    /// Windows stacked above the game, each with how many more looks it stays.
+    pub above: Vec<(WindowInfo, usize)>,
+    pub read_mode: ReadMode,
+    /// Cells whose first digit is lost (the app was too slow).
+    pub lose_first_digit: HashSet<usize>,
+    /// Open a window of the app over the grid when the board is solved (GNOME Sudoku's
+    /// "Well done" dialog).
+    pub completion_dialog: bool,
+    /// Once solved, the grid reads blank (GNOME Sudoku dims it) and the completion
+    /// dialog opens only after this many more looks at the window.
+    pub dim_then_dialog_after: Option<usize>,
+    /// After this many clicks the user grabs the mouse (pointer jumps away).
+    pub user_moves_mouse_after: Option<usize>,
+    /// After this many digits the user holds a key.
+    pub user_presses_key_after: Option<usize>,
+    /// After this many digits the window moves by (dx, dy).
+    pub window_moves_after: Option<(usize, i32, i32)>,
+    /// After this many digits another app's window covers the grid, for this many views.
+    pub covered_after: Option<(usize, usize)>,
+    /// Pad button centres, window pixels (digit 1 first), for the "pad" input method.
+    pub pad: Option<Vec<[f32; 2]>>,
+    /// After this many digits another window takes the keyboard focus (for good).
+    pub focus_stolen_after: Option<usize>,
+    /// Which window has the focus when it is not the game.
+    pub focus_elsewhere: Option<String>,
+    /// After this many digits the screen locks, for this many looks.
+    pub locked_after: Option<(usize, usize)>,
+    pub locked_for: usize,
+    /// After this many digits the game window is unmapped, for this many looks.
+    pub unmapped_after: Option<(usize, usize)>,
+    pub unmapped_for: usize,
+    /// After this many digits a small override-redirect window (a notification bubble)
+    /// pops up over this cell, for this many looks.
+    pub popup_after: Option<(usize, usize, usize)>,
+    /// After this many clicks the user clicks too, without moving the mouse.
+    pub user_clicks_after: Option<usize>,
+    /// The user's input the device has seen and not yet reported.
+    pub user_input: Option<String>,
+    /// Cells the second reading does not confirm.
+    pub unconfirmed: Vec<usize>,
+    /// Cells whose glyphs the reader was told to forget.
+    pub forgotten: Vec<usize>,
+    pub fresh_reads: usize,
+    pub selected: Option<usize>,
+    pub pointer: ScreenPoint,
+    pub keys_held: bool,
+    pub events: Vec<Event>,
+    pub digits_typed: usize,
+    pub reads: usize,
+    pub captures: usize,
+    /// The words of the game's dialog (what its completion window says).
+    pub dialog_words: String,
+    /// The words of a banner the game draws over the grid once solved.
+    pub banner: Option<String>,
+    /// Pictures of screen areas taken (for a message's words).
+    pub area_captures: usize,
+    /// Word readings done.
+    pub word_reads: usize,
+    /// When the board is full, the game opens a window of its own beside the grid
+    /// ("Information") saying whether the grid is right.
+    pub verdict_window: bool,
+    /// The game's own solution: only this one counts as solved (a puzzle with several).
+    pub stored: Option<Grid>,
+    /// The last screen area captured.
+    pub last_area: Option<ScreenRect>,
+    /// Verdict windows opened so far (each a new window).
+    pub verdicts: u32,
+    /// The game changes the Nth digit typed into another digit.
+    pub tamper_at: Option<usize>,
+    /// A clicked cell takes the focus only this long after the click: a key before
+    /// then goes to the cell selected before.
+    pub focus_delay: Option<std::time::Duration>,
+    pending_focus: Option<(Option<usize>, std::time::Instant)>,
+    /// For each digit key that went to the cell selected before (the focus had not
+    /// followed the click yet): how many digit keys came before it.
+    pub misplaced_at: Vec<usize>,
+    /// Sets this stop flag once this many digits were typed (Ctrl+C mid-play).
+    pub stop_after: Option<(usize, Arc<AtomicBool>)>,
+    /// Clicks and keys sent while a window of another app was over the grid.
+    pub input_while_covered: usize,
+    /// A number palette keeps this digit chosen: a click on an empty cell enters it.
+    pub palette: Option<u8>,
+    /// The next this many captures fail (the window being redrawn).
+    pub failing_captures: u32,
+    /// Once this many digits were typed, the next N readings miss the given in this
+    /// cell (a popover over it): (digits, cell, readings).
+    pub hide_given: Option<(usize, usize, usize)>,
+    /// The selected cell is drawn framed (most games; the bare sim shows nothing).
+    pub draws_selection: bool,
+    /// Arrow keys do nothing.
+    pub arrows_ignored: bool,
+    /// Clicks do nothing (a keyboard-only game: arrow keys move its cursor).
+    pub clicks_ignored: bool,
+    /// Arrow keys jump over the givens (to the next cell a digit can go in).
+    pub arrows_skip_givens: bool,
+    /// Arrow keys scroll the page up by this many pixels (a page that leaves them to
+    /// the browser); the selection stays.
+    pub arrows_scroll: Option<u32>,
+}
+
+pub type Shared = Rc<RefCell<Game>>;
+
+/// A window of another app over the middle of `over`.
+pub fn other_window(id: u32, title: &str, over: ScreenRect) -> WindowInfo {
+    WindowInfo {
+        id,
+        title: title.into(),
+        app_name: "Other".into(),
+        pid: Some(7),
+        rect: ScreenRect {
+            x: over.x + 100,
+            y: over.y + 200,
+            width: 300,
+            height: 100,
+        },
+        minimized: false,
+        dialog: false,
+    }
+}
+
+/// Captured standard output of a dry run.
+#[derive(Clone, Default)]
+pub struct Output(pub Rc<RefCell<Vec<u8>>>);
+
+impl Output {
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.borrow().clone()).expect("utf-8 output")
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A configuration for tests: no pauses, a short --once timeout, debug pictures in `dir`.
+pub fn quick_config(debug_dir: &Path) -> Config {
+    let mut c = Config::default();
+    c.delays.after_click = 0;
+    c.delays.after_key = 0;
+    c.delays.after_arrow = 0;
+    c.delays.settle = 1;
+    c.watch.interval = 1;
+    c.watch.once_timeout = 300;
+    c.watch.debug_dir = Some(PathBuf::from(debug_dir));
+    c
+}
+
+pub type SimBot = Bot<SimScreen, SimReader, SimInput>;
+
+/// A bot over the simulated game; `dry_run`: through a device that sends nothing, so
+/// that the moves go to the returned output.
+pub fn bot(game: &Shared, config: Config, dry_run: bool) -> (SimBot, Output, Arc<AtomicBool>) {
+    let out = Output::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let bot = Bot::new(
+        SimScreen(game.clone()),
+        SimReader(game.clone()),
+        SimInput(game.clone(), !dry_run),
+        config,
+        Box::new(out.clone()),
+        stop.clone(),
+    );
+    (bot, out, stop)
+}
