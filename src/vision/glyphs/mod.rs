@@ -230,51 +230,123 @@ fn glyph_in(
     depth: u32,
     keep_touching: bool,
 ) -> Option<Glyph> {
-    let cx0 = cell.x.round().max(0.0) as u32;
-    let cy0 = cell.y.round().max(0.0) as u32;
-    let cx1 = ((cell.x + cell.w).round() as u32).min(img.width());
-    let cy1 = ((cell.y + cell.h).round() as u32).min(img.height());
-    if cx1 <= cx0 + 4 || cy1 <= cy0 + 4 {
+    let inked = InkBox::of(img, cell, bg)?;
+    let blobs = inked.blobs(keep_touching);
+    let (g, dotted) = digit_blob(&blobs, inked.h)?;
+    let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
+    if gh < 4 {
         return None;
     }
-    let (w, h) = (cx1 - cx0, cy1 - cy0);
-    let dist: Vec<u8> = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .map(|(x, y)| distance(img.get_pixel(cx0 + x, cy0 + y).0, bg))
-        .collect();
-    let is_ink = |x: u32, y: u32| dist[(y * w + x) as usize] > INK_CONTRAST;
-    let mut flood = Flood::new(w, h, Neighbours::Eight, is_ink);
-    let mut blobs = Vec::new();
-    while let Some((x, y)) = flood.next_component() {
-        let mut b = Blob {
-            x0: x,
-            y0: y,
-            x1: x,
-            y1: y,
-        };
-        flood.fill(|px, py| {
-            b.x0 = b.x0.min(px);
-            b.x1 = b.x1.max(px);
-            b.y0 = b.y0.min(py);
-            b.y1 = b.y1.max(py);
-        });
-        let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
-        let crosses = (b.x0 == 0 && b.x1 == w - 1) || (b.y0 == 0 && b.y1 == h - 1);
-        if (!touches || (keep_touching && !crosses)) && !edge_streak(&b, w, h) {
-            blobs.push(b);
-        }
+    match solid_block(img, &inked, &g, depth) {
+        Block::No => {}
+        Block::Holds(inside) => return Some(inside),
+        Block::Empty => return None,
     }
+    let ink = inked.glyph_ink(&g);
+    let ink = if dotted || super::dots::is_mesh(&ink) {
+        super::dots::join(&ink, super::dots::gap(inked.h))
+    } else {
+        super::outline::filled(&ink).unwrap_or(ink)
+    };
+    Some(Glyph {
+        bbox: Rect {
+            x: (inked.x0 + g.x0) as f32,
+            y: (inked.y0 + g.y0) as f32,
+            w: gw as f32,
+            h: gh as f32,
+        },
+        ink,
+        doubtful: false,
+    })
+}
+
+/// A box of the picture as each pixel's colour distance from the background: `(x0,
+/// y0)` its top-left corner in the picture, `w` by `h`.
+struct InkBox {
+    x0: u32,
+    y0: u32,
+    w: u32,
+    h: u32,
+    dist: Vec<u8>,
+}
+
+impl InkBox {
+    /// `None` for a box too small to hold a glyph.
+    fn of(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<InkBox> {
+        let x0 = cell.x.round().max(0.0) as u32;
+        let y0 = cell.y.round().max(0.0) as u32;
+        let x1 = ((cell.x + cell.w).round() as u32).min(img.width());
+        let y1 = ((cell.y + cell.h).round() as u32).min(img.height());
+        if x1 <= x0 + 4 || y1 <= y0 + 4 {
+            return None;
+        }
+        let (w, h) = (x1 - x0, y1 - y0);
+        let dist: Vec<u8> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| distance(img.get_pixel(x0 + x, y0 + y).0, bg))
+            .collect();
+        Some(InkBox { x0, y0, w, h, dist })
+    }
+
+    fn is_ink(&self, x: u32, y: u32) -> bool {
+        self.dist[(y * self.w + x) as usize] > INK_CONTRAST
+    }
+
+    /// The ink's connected blobs (8-neighbourhood), frames and edge streaks left out.
+    fn blobs(&self, keep_touching: bool) -> Vec<Blob> {
+        let (w, h) = (self.w, self.h);
+        let mut flood = Flood::new(w, h, Neighbours::Eight, |x, y| self.is_ink(x, y));
+        let mut blobs = Vec::new();
+        while let Some((x, y)) = flood.next_component() {
+            let mut b = Blob {
+                x0: x,
+                y0: y,
+                x1: x,
+                y1: y,
+            };
+            flood.fill(|px, py| {
+                b.x0 = b.x0.min(px);
+                b.x1 = b.x1.max(px);
+                b.y0 = b.y0.min(py);
+                b.y1 = b.y1.max(py);
+            });
+            let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
+            let crosses = (b.x0 == 0 && b.x1 == w - 1) || (b.y0 == 0 && b.y1 == h - 1);
+            if (!touches || (keep_touching && !crosses)) && !edge_streak(&b, w, h) {
+                blobs.push(b);
+            }
+        }
+        blobs
+    }
+
+    /// The glyph's ink as strength relative to its strongest ink, 0 to 255.
+    fn glyph_ink(&self, g: &Blob) -> GrayImage {
+        let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
+        let peak = (g.y0..=g.y1)
+            .flat_map(|y| (g.x0..=g.x1).map(move |x| (x, y)))
+            .map(|(x, y)| self.dist[(y * self.w + x) as usize])
+            .max()
+            .unwrap_or(255)
+            .max(1) as f32;
+        GrayImage::from_fn(gw, gh, |x, y| {
+            let d = self.dist[((g.y0 + y) * self.w + g.x0 + x) as usize] as f32;
+            Luma([((d / peak).min(1.0) * 255.0) as u8])
+        })
+    }
+}
+
+/// The digit's blob, and whether it is a dot matrix: the tallest blob with those that
+/// overlap it (a digit broken by thin strokes) or stand on it with a gap of a pixel or
+/// two (a 5's flag, a 7's bar cut off by JPEG; pencil marks stand a sixth of the cell
+/// apart). With no tall blob, a cluster of dots close together (a dot-matrix digit).
+fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
     let tallest = *blobs.iter().max_by_key(|b| (b.y1 - b.y0, b.x1 - b.x0))?;
-    // Merge blobs overlapping the tallest one (a digit broken by thin strokes), or
-    // stacked on it with a gap of a pixel or two (a 5's flag, a 7's bar cut off by
-    // JPEG); pencil marks stand a sixth of the cell apart.
     let tall_enough = (tallest.y1 - tallest.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
     let gap = if tall_enough {
         ((h as f32 * STACK_GAP) as u32).max(2)
     } else {
         0
     };
-    // No tall blob: the digit may be a dot matrix, many dots close together.
     let dotted = if tall_enough {
         None
     } else {
@@ -284,7 +356,7 @@ fn glyph_in(
     let mut g = dotted.unwrap_or(tallest);
     loop {
         let before = (g.x0, g.y0, g.x1, g.y1);
-        for b in &blobs {
+        for b in blobs {
             let overlap_x = b.x0 <= g.x1 && b.x1 >= g.x0;
             let overlap_y = b.y0 <= g.y1 + gap && b.y1 + gap >= g.y0;
             if overlap_x && overlap_y {
@@ -300,73 +372,62 @@ fn glyph_in(
             break;
         }
     }
+    Some((g, dotted.is_some()))
+}
+
+/// What a solid block of ink (over [`MAX_FILL`] of its box) is.
+enum Block {
+    /// Not a solid block: a digit's ink.
+    No,
+    /// A cursor block holding a digit in inverse video.
+    Holds(Glyph),
+    /// A flat block with nothing inside (a text cursor, a colour swatch): no digit.
+    Empty,
+}
+
+/// A solid block (a text cursor, a colour swatch) is not a digit: digits cover at most
+/// about 60% of their box, a bold "8" included. A terminal's cursor may hold a digit in
+/// inverse video: it is looked for inside the block, with the block's colour as
+/// background (`depth` 1 there).
+fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32) -> Block {
     let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
-    if gh < 4 {
-        return None;
-    }
-    // A solid block (a text cursor, a colour swatch) is not a digit: digits cover at
-    // most about 60% of their box, a bold "8" included. A terminal's cursor may hold a
-    // digit in inverse video: look inside the block, with its colour as background.
-    let inked: Vec<[u8; 3]> = (g.y0..=g.y1)
+    let colours: Vec<[u8; 3]> = (g.y0..=g.y1)
         .flat_map(|y| (g.x0..=g.x1).map(move |x| (x, y)))
-        .filter(|&(x, y)| is_ink(x, y))
-        .map(|(x, y)| img.get_pixel(cx0 + x, cy0 + y).0)
+        .filter(|&(x, y)| inked.is_ink(x, y))
+        .map(|(x, y)| img.get_pixel(inked.x0 + x, inked.y0 + y).0)
         .collect();
-    if inked.len() as f32 > MAX_FILL * (gw * gh) as f32 {
-        if depth > 0 {
-            return None;
-        }
-        let mut by_lum = inked;
-        by_lum.sort_by_key(|p| p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32);
-        let block_colour = by_lum[by_lum.len() / 2];
-        let block = Rect {
-            x: (cx0 + g.x0) as f32,
-            y: (cy0 + g.y0) as f32,
-            w: gw as f32,
-            h: gh as f32,
-        };
-        if let Some(inside) = glyph_in(img, &block, block_colour, depth + 1, false) {
-            if inside.height() >= MIN_INSIDE_BLOCK * gh as f32 {
-                return Some(inside);
-            }
-        }
-        // Nothing inside. A cursor block is one flat colour; a blot of uneven ink (a
-        // bold digit whose counters JPEG and colour fringes filled in) is not proven
-        // empty: it goes on as a glyph, for the readers and the rules to name or doubt.
-        let flat = by_lum
-            .iter()
-            .filter(|p| distance(**p, block_colour) <= INK_CONTRAST / 2)
-            .count();
-        if flat as f32 >= MIN_BLOCK_FLAT * by_lum.len() as f32 {
-            return None;
+    if colours.len() as f32 <= MAX_FILL * (gw * gh) as f32 {
+        return Block::No;
+    }
+    if depth > 0 {
+        return Block::Empty;
+    }
+    let mut by_lum = colours;
+    by_lum.sort_by_key(|p| p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32);
+    let block_colour = by_lum[by_lum.len() / 2];
+    let block = Rect {
+        x: (inked.x0 + g.x0) as f32,
+        y: (inked.y0 + g.y0) as f32,
+        w: gw as f32,
+        h: gh as f32,
+    };
+    if let Some(inside) = glyph_in(img, &block, block_colour, depth + 1, false) {
+        if inside.height() >= MIN_INSIDE_BLOCK * gh as f32 {
+            return Block::Holds(inside);
         }
     }
-    // Ink strength relative to the strongest ink of the glyph.
-    let peak = (g.y0..=g.y1)
-        .flat_map(|y| (g.x0..=g.x1).map(move |x| (x, y)))
-        .map(|(x, y)| dist[(y * w + x) as usize])
-        .max()
-        .unwrap_or(255)
-        .max(1) as f32;
-    let ink = GrayImage::from_fn(gw, gh, |x, y| {
-        let d = dist[((g.y0 + y) * w + g.x0 + x) as usize] as f32;
-        Luma([((d / peak).min(1.0) * 255.0) as u8])
-    });
-    let ink = if dotted.is_some() || super::dots::is_mesh(&ink) {
-        super::dots::join(&ink, super::dots::gap(h))
+    // Nothing inside. A cursor block is one flat colour; a blot of uneven ink (a bold
+    // digit whose counters JPEG and colour fringes filled in) is not proven empty: it
+    // goes on as a glyph, for the readers and the rules to name or doubt.
+    let flat = by_lum
+        .iter()
+        .filter(|p| distance(**p, block_colour) <= INK_CONTRAST / 2)
+        .count();
+    if flat as f32 >= MIN_BLOCK_FLAT * by_lum.len() as f32 {
+        Block::Empty
     } else {
-        super::outline::filled(&ink).unwrap_or(ink)
-    };
-    Some(Glyph {
-        bbox: Rect {
-            x: (cx0 + g.x0) as f32,
-            y: (cy0 + g.y0) as f32,
-            w: gw as f32,
-            h: gh as f32,
-        },
-        ink,
-        doubtful: false,
-    })
+        Block::No
+    }
 }
 
 /// True for a line remnant inside a cell's box: a streak a pixel or two thin (at most
@@ -417,212 +478,4 @@ pub fn given_height_threshold(glyphs: &[Option<Glyph>], cell_height: f32) -> f32
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use image::Rgb;
-
-    fn cell_with(marks: &[(u32, u32, u32, u32)], ink: [u8; 3], bg: [u8; 3]) -> (RgbImage, Rect) {
-        let mut img = RgbImage::from_pixel(60, 60, Rgb(bg));
-        for &(x, y, w, h) in marks {
-            for yy in y..y + h {
-                for xx in x..x + w {
-                    img.put_pixel(xx, yy, Rgb(ink));
-                }
-            }
-        }
-        (
-            img,
-            Rect {
-                x: 5.0,
-                y: 5.0,
-                w: 50.0,
-                h: 50.0,
-            },
-        )
-    }
-
-    #[test]
-    fn a_tall_mark_is_the_glyph_and_light_on_dark_reads_as_ink() {
-        let (img, cell) = cell_with(
-            // a "7": top bar and stem, and a small mark in the corner
-            &[(25, 15, 12, 3), (34, 15, 3, 30), (8, 8, 3, 5)],
-            [240, 240, 240],
-            [20, 30, 80],
-        );
-        let g = cell_glyph(&img, &cell, [20, 30, 80]).unwrap();
-        assert_eq!(
-            (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
-            (25.0, 15.0, 12.0, 30.0)
-        );
-        assert_eq!(g.dark_on_light().get_pixel(0, 0).0[0], 0);
-    }
-
-    #[test]
-    fn a_solid_block_like_a_text_cursor_is_not_a_glyph() {
-        let (img, cell) = cell_with(&[(20, 15, 10, 25)], [0, 200, 200], [255, 255, 255]);
-        assert!(cell_glyph(&img, &cell, [255, 255, 255]).is_none());
-    }
-
-    #[test]
-    fn a_digit_in_inverse_video_inside_a_cursor_block_is_found() {
-        // a light block on a dark cell, with a dark "7" inside it
-        let (mut img, cell) = cell_with(&[(18, 12, 20, 34)], [200, 200, 200], [30, 30, 30]);
-        for &(x, y, w, h) in &[(22, 16, 12, 3), (31, 16, 3, 26)] {
-            for yy in y..y + h {
-                for xx in x..x + w {
-                    img.put_pixel(xx, yy, Rgb([30, 30, 30]));
-                }
-            }
-        }
-        let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("the 7 inside the block");
-        assert_eq!(
-            (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
-            (22.0, 16.0, 12.0, 26.0)
-        );
-    }
-
-    #[test]
-    fn a_frame_touching_the_cell_edge_is_not_a_glyph() {
-        let (img, cell) = cell_with(
-            &[(5, 5, 50, 2), (5, 5, 2, 50)],
-            [0, 0, 255],
-            [255, 255, 255],
-        );
-        assert!(cell_glyph(&img, &cell, [255, 255, 255]).is_none());
-    }
-
-    #[test]
-    fn a_bold_blot_of_uneven_ink_is_a_glyph_not_an_empty_cursor() {
-        // A bold 8 whose counters JPEG filled with half-strength ink: a block by its
-        // fill, but not of one colour, so not a cursor: the cell is not empty.
-        let (mut img, cell) = cell_with(&[(22, 14, 14, 26)], [0, 0, 0], [255, 255, 255]);
-        for (x, y) in (26..32).flat_map(|x| (18..24).chain(29..35).map(move |y| (x, y))) {
-            img.put_pixel(x, y, Rgb([150, 150, 150]));
-        }
-        let g = cell_glyph(&img, &cell, [255, 255, 255]).expect("the blot is a glyph");
-        assert!(!g.doubtful);
-        assert_eq!((g.bbox.h, g.bbox.w), (26.0, 14.0));
-    }
-
-    #[test]
-    fn a_digit_joined_to_the_cell_edge_is_doubtful_never_empty() {
-        // A "1" as tall as the cell's box (a box found too tight, as in bevelled cells):
-        // no glyph can be cut from it, but ink reaches the middle of the cell, so the
-        // cell is not proven empty.
-        let (img, cell) = cell_with(&[(28, 5, 3, 50), (24, 9, 4, 3)], [0, 0, 0], [255; 3]);
-        let g = cell_glyph(&img, &cell, [255; 3]).expect("not empty");
-        assert!(g.doubtful);
-        // A selection ring along the edge leaves the middle alone: empty.
-        let ring = [(5, 5, 50, 3), (5, 52, 50, 3), (5, 5, 3, 50), (52, 5, 3, 50)];
-        let (img, cell) = cell_with(&ring, [224, 138, 0], [255; 3]);
-        assert!(cell_glyph(&img, &cell, [255; 3]).is_none());
-    }
-
-    #[test]
-    fn a_digit_tall_glyph_along_the_cells_side_is_doubtful() {
-        // A column of three pencil marks run together by JPEG, in the right third of
-        // the cell: as tall as a digit, but apps centre their digits.
-        let stack = [(43, 10, 5, 2), (45, 10, 1, 32), (43, 40, 5, 2)];
-        let (img, cell) = cell_with(&stack, [200, 200, 200], [30, 30, 30]);
-        let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("not empty");
-        assert!(g.doubtful);
-        // The same shape in the middle is a glyph to read (a 1, say).
-        let one = [(27, 10, 5, 2), (29, 10, 1, 32), (27, 40, 5, 2)];
-        let (img, cell) = cell_with(&one, [200, 200, 200], [30, 30, 30]);
-        let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("the 1");
-        assert!(!g.doubtful);
-    }
-
-    #[test]
-    fn a_streak_beside_the_cell_edge_does_not_hide_the_digit() {
-        // A bevel's edge or a colour fringe a pixel inside the cell's box, taller than
-        // the digit: it is not the glyph (it used to be taken as one, then dropped as a
-        // flat cursor block, and the cell read as empty).
-        let two = [
-            (22, 16, 14, 3),
-            (33, 16, 3, 12),
-            (22, 27, 14, 3),
-            (22, 27, 3, 13),
-            (22, 38, 14, 3),
-        ];
-        let streak = (7, 8, 1, 41);
-        let (img, cell) = cell_with(&[&two[..], &[streak]].concat(), [0, 0, 0], [255; 3]);
-        let g = cell_glyph(&img, &cell, [255; 3]).expect("the 2");
-        assert_eq!((g.bbox.x, g.bbox.h), (22.0, 25.0));
-        // A 1 as thin as the streak, in the middle, is a glyph.
-        let one = [(29, 16, 2, 26), (26, 17, 3, 2), streak];
-        let (img, cell) = cell_with(&one, [0, 0, 0], [255; 3]);
-        let g = cell_glyph(&img, &cell, [255; 3]).expect("the 1");
-        assert_eq!((g.bbox.x, g.bbox.h), (26.0, 26.0));
-    }
-
-    #[test]
-    fn a_digit_joined_to_a_line_remnant_is_cut_free_by_looking_further_in() {
-        // A "7" whose bar a thin streak joins to a stub of grid line at the cell's edge.
-        let (img, cell) = cell_with(
-            &[
-                (24, 15, 21, 3),
-                (33, 15, 3, 28),
-                (45, 16, 9, 1),
-                (53, 5, 2, 50),
-            ],
-            [0, 0, 0],
-            [255; 3],
-        );
-        let g = cell_glyph(&img, &cell, [255; 3]).expect("the 7");
-        assert!(!g.doubtful);
-        assert!(g.bbox.h >= 27.0, "{:?}", g.bbox);
-    }
-
-    #[test]
-    fn a_digit_split_by_a_thin_gap_is_one_glyph_but_stacked_pencil_marks_are_not() {
-        // A "5" whose flag stands a pixel above its bowl.
-        let bowl = [
-            (24, 18, 12, 3),
-            (24, 35, 12, 3),
-            (24, 18, 3, 20),
-            (33, 18, 3, 20),
-        ];
-        let (img, cell) = cell_with(&[&[(24, 14, 12, 3)][..], &bowl].concat(), [0; 3], [255; 3]);
-        let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
-        assert_eq!((g.bbox.y, g.bbox.h), (14.0, 24.0));
-        // Two pencil marks (a sixth of the cell high) two pixels apart, one above the
-        // other, stay two marks.
-        let marks = [
-            (10, 10, 4, 2),
-            (12, 10, 2, 8),
-            (10, 20, 4, 2),
-            (12, 20, 2, 8),
-        ];
-        let (img, cell) = cell_with(&marks, [0; 3], [255; 3]);
-        let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
-        assert_eq!(g.bbox.h, 8.0);
-    }
-
-    #[test]
-    fn pencil_marks_fall_below_the_given_threshold() {
-        let g = |h: f32| {
-            Some(Glyph {
-                bbox: Rect {
-                    x: 0.0,
-                    y: 0.0,
-                    w: 5.0,
-                    h,
-                },
-                ink: GrayImage::new(1, 1),
-                doubtful: false,
-            })
-        };
-        // 20 givens 20-21 px high, 30 pencil marks 9-12 px, one 27 px blob (a digit
-        // touching a mark): the bar falls between marks and givens.
-        let mut glyphs: Vec<Option<Glyph>> = (0..20).map(|k| g(20.0 + (k % 2) as f32)).collect();
-        glyphs.extend((0..30).map(|k| g(9.0 + (k % 4) as f32)));
-        glyphs.push(g(27.0));
-        glyphs.push(None);
-        let t = given_height_threshold(&glyphs, 40.0);
-        assert!(t > 12.0 && t < 20.0, "threshold {t}");
-        // Givens alone: every glyph above the floor counts.
-        let alone: Vec<Option<Glyph>> = (0..25).map(|k| g(18.0 + (k % 3) as f32)).collect();
-        assert!(given_height_threshold(&alone, 40.0) <= 18.0);
-    }
-}
+mod tests;

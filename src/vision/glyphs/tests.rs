@@ -1,0 +1,209 @@
+//! The tests of [`super`]: pictures drawn for each case.
+
+use super::*;
+use image::Rgb;
+
+fn cell_with(marks: &[(u32, u32, u32, u32)], ink: [u8; 3], bg: [u8; 3]) -> (RgbImage, Rect) {
+    let mut img = RgbImage::from_pixel(60, 60, Rgb(bg));
+    for &(x, y, w, h) in marks {
+        for yy in y..y + h {
+            for xx in x..x + w {
+                img.put_pixel(xx, yy, Rgb(ink));
+            }
+        }
+    }
+    (
+        img,
+        Rect {
+            x: 5.0,
+            y: 5.0,
+            w: 50.0,
+            h: 50.0,
+        },
+    )
+}
+
+#[test]
+fn a_tall_mark_is_the_glyph_and_light_on_dark_reads_as_ink() {
+    let (img, cell) = cell_with(
+        // a "7": top bar and stem, and a small mark in the corner
+        &[(25, 15, 12, 3), (34, 15, 3, 30), (8, 8, 3, 5)],
+        [240, 240, 240],
+        [20, 30, 80],
+    );
+    let g = cell_glyph(&img, &cell, [20, 30, 80]).unwrap();
+    assert_eq!(
+        (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+        (25.0, 15.0, 12.0, 30.0)
+    );
+    assert_eq!(g.dark_on_light().get_pixel(0, 0).0[0], 0);
+}
+
+#[test]
+fn a_solid_block_like_a_text_cursor_is_not_a_glyph() {
+    let (img, cell) = cell_with(&[(20, 15, 10, 25)], [0, 200, 200], [255, 255, 255]);
+    assert!(cell_glyph(&img, &cell, [255, 255, 255]).is_none());
+}
+
+#[test]
+fn a_digit_in_inverse_video_inside_a_cursor_block_is_found() {
+    // a light block on a dark cell, with a dark "7" inside it
+    let (mut img, cell) = cell_with(&[(18, 12, 20, 34)], [200, 200, 200], [30, 30, 30]);
+    for &(x, y, w, h) in &[(22, 16, 12, 3), (31, 16, 3, 26)] {
+        for yy in y..y + h {
+            for xx in x..x + w {
+                img.put_pixel(xx, yy, Rgb([30, 30, 30]));
+            }
+        }
+    }
+    let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("the 7 inside the block");
+    assert_eq!(
+        (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+        (22.0, 16.0, 12.0, 26.0)
+    );
+}
+
+#[test]
+fn a_frame_touching_the_cell_edge_is_not_a_glyph() {
+    let (img, cell) = cell_with(
+        &[(5, 5, 50, 2), (5, 5, 2, 50)],
+        [0, 0, 255],
+        [255, 255, 255],
+    );
+    assert!(cell_glyph(&img, &cell, [255, 255, 255]).is_none());
+}
+
+#[test]
+fn a_bold_blot_of_uneven_ink_is_a_glyph_not_an_empty_cursor() {
+    // A bold 8 whose counters JPEG filled with half-strength ink: a block by its
+    // fill, but not of one colour, so not a cursor: the cell is not empty.
+    let (mut img, cell) = cell_with(&[(22, 14, 14, 26)], [0, 0, 0], [255, 255, 255]);
+    for (x, y) in (26..32).flat_map(|x| (18..24).chain(29..35).map(move |y| (x, y))) {
+        img.put_pixel(x, y, Rgb([150, 150, 150]));
+    }
+    let g = cell_glyph(&img, &cell, [255, 255, 255]).expect("the blot is a glyph");
+    assert!(!g.doubtful);
+    assert_eq!((g.bbox.h, g.bbox.w), (26.0, 14.0));
+}
+
+#[test]
+fn a_digit_joined_to_the_cell_edge_is_doubtful_never_empty() {
+    // A "1" as tall as the cell's box (a box found too tight, as in bevelled cells):
+    // no glyph can be cut from it, but ink reaches the middle of the cell, so the
+    // cell is not proven empty.
+    let (img, cell) = cell_with(&[(28, 5, 3, 50), (24, 9, 4, 3)], [0, 0, 0], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).expect("not empty");
+    assert!(g.doubtful);
+    // A selection ring along the edge leaves the middle alone: empty.
+    let ring = [(5, 5, 50, 3), (5, 52, 50, 3), (5, 5, 3, 50), (52, 5, 3, 50)];
+    let (img, cell) = cell_with(&ring, [224, 138, 0], [255; 3]);
+    assert!(cell_glyph(&img, &cell, [255; 3]).is_none());
+}
+
+#[test]
+fn a_digit_tall_glyph_along_the_cells_side_is_doubtful() {
+    // A column of three pencil marks run together by JPEG, in the right third of
+    // the cell: as tall as a digit, but apps centre their digits.
+    let stack = [(43, 10, 5, 2), (45, 10, 1, 32), (43, 40, 5, 2)];
+    let (img, cell) = cell_with(&stack, [200, 200, 200], [30, 30, 30]);
+    let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("not empty");
+    assert!(g.doubtful);
+    // The same shape in the middle is a glyph to read (a 1, say).
+    let one = [(27, 10, 5, 2), (29, 10, 1, 32), (27, 40, 5, 2)];
+    let (img, cell) = cell_with(&one, [200, 200, 200], [30, 30, 30]);
+    let g = cell_glyph(&img, &cell, [30, 30, 30]).expect("the 1");
+    assert!(!g.doubtful);
+}
+
+#[test]
+fn a_streak_beside_the_cell_edge_does_not_hide_the_digit() {
+    // A bevel's edge or a colour fringe a pixel inside the cell's box, taller than
+    // the digit: it is not the glyph (it used to be taken as one, then dropped as a
+    // flat cursor block, and the cell read as empty).
+    let two = [
+        (22, 16, 14, 3),
+        (33, 16, 3, 12),
+        (22, 27, 14, 3),
+        (22, 27, 3, 13),
+        (22, 38, 14, 3),
+    ];
+    let streak = (7, 8, 1, 41);
+    let (img, cell) = cell_with(&[&two[..], &[streak]].concat(), [0, 0, 0], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).expect("the 2");
+    assert_eq!((g.bbox.x, g.bbox.h), (22.0, 25.0));
+    // A 1 as thin as the streak, in the middle, is a glyph.
+    let one = [(29, 16, 2, 26), (26, 17, 3, 2), streak];
+    let (img, cell) = cell_with(&one, [0, 0, 0], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).expect("the 1");
+    assert_eq!((g.bbox.x, g.bbox.h), (26.0, 26.0));
+}
+
+#[test]
+fn a_digit_joined_to_a_line_remnant_is_cut_free_by_looking_further_in() {
+    // A "7" whose bar a thin streak joins to a stub of grid line at the cell's edge.
+    let (img, cell) = cell_with(
+        &[
+            (24, 15, 21, 3),
+            (33, 15, 3, 28),
+            (45, 16, 9, 1),
+            (53, 5, 2, 50),
+        ],
+        [0, 0, 0],
+        [255; 3],
+    );
+    let g = cell_glyph(&img, &cell, [255; 3]).expect("the 7");
+    assert!(!g.doubtful);
+    assert!(g.bbox.h >= 27.0, "{:?}", g.bbox);
+}
+
+#[test]
+fn a_digit_split_by_a_thin_gap_is_one_glyph_but_stacked_pencil_marks_are_not() {
+    // A "5" whose flag stands a pixel above its bowl.
+    let bowl = [
+        (24, 18, 12, 3),
+        (24, 35, 12, 3),
+        (24, 18, 3, 20),
+        (33, 18, 3, 20),
+    ];
+    let (img, cell) = cell_with(&[&[(24, 14, 12, 3)][..], &bowl].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.y, g.bbox.h), (14.0, 24.0));
+    // Two pencil marks (a sixth of the cell high) two pixels apart, one above the
+    // other, stay two marks.
+    let marks = [
+        (10, 10, 4, 2),
+        (12, 10, 2, 8),
+        (10, 20, 4, 2),
+        (12, 20, 2, 8),
+    ];
+    let (img, cell) = cell_with(&marks, [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!(g.bbox.h, 8.0);
+}
+
+#[test]
+fn pencil_marks_fall_below_the_given_threshold() {
+    let g = |h: f32| {
+        Some(Glyph {
+            bbox: Rect {
+                x: 0.0,
+                y: 0.0,
+                w: 5.0,
+                h,
+            },
+            ink: GrayImage::new(1, 1),
+            doubtful: false,
+        })
+    };
+    // 20 givens 20-21 px high, 30 pencil marks 9-12 px, one 27 px blob (a digit
+    // touching a mark): the bar falls between marks and givens.
+    let mut glyphs: Vec<Option<Glyph>> = (0..20).map(|k| g(20.0 + (k % 2) as f32)).collect();
+    glyphs.extend((0..30).map(|k| g(9.0 + (k % 4) as f32)));
+    glyphs.push(g(27.0));
+    glyphs.push(None);
+    let t = given_height_threshold(&glyphs, 40.0);
+    assert!(t > 12.0 && t < 20.0, "threshold {t}");
+    // Givens alone: every glyph above the floor counts.
+    let alone: Vec<Option<Glyph>> = (0..25).map(|k| g(18.0 + (k % 3) as f32)).collect();
+    assert!(given_height_threshold(&alone, 40.0) <= 18.0);
+}
