@@ -287,65 +287,14 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
     let mut sizes: Vec<f32> = members.iter().map(|c| c.size).collect();
     sizes.sort_by(f32::total_cmp);
     let s = sizes[sizes.len() / 2];
-    // Columns first, then rows among the members on those columns, then columns again
-    // among the members on those rows: a number pad linked to the grid's side adds
-    // columns and rows of its own that must not interleave with the grid's.
-    let near = |v: &[f32], x: f32| v.iter().any(|&p| (p - x).abs() < s * 0.3);
-    let axis = |cands: &[&Candidate], f: fn(&Candidate) -> f32| {
-        best_nine(&cluster_positions(
-            cands.iter().map(|c| f(c)).collect(),
-            s * 0.3,
-        ))
-    };
-    let all: Vec<&Candidate> = members.iter().collect();
-    let cols = axis(&all, |c| c.cx)?;
-    let on_cols: Vec<&Candidate> = all.iter().copied().filter(|c| near(&cols, c.cx)).collect();
-    let rows = axis(&on_cols, |c| c.cy)?;
-    let on_rows: Vec<&Candidate> = all.iter().copied().filter(|c| near(&rows, c.cy)).collect();
-    let cols = axis(&on_rows, |c| c.cx)?;
-    let mut slot: [Option<Candidate>; 81] = [None; 81];
-    for c in members {
-        let col = cols.iter().position(|&x| (x - c.cx).abs() < s * 0.3);
-        let row = rows.iter().position(|&y| (y - c.cy).abs() < s * 0.3);
-        if let (Some(col), Some(row)) = (col, row) {
-            let i = row * 9 + col;
-            // Prefer the larger region when two land in one slot (a frame inside a cell).
-            if slot[i].is_none_or(|o| o.region.area < c.region.area) {
-                slot[i] = Some(*c);
-            }
-        }
-    }
+    let (cols, rows) = nine_columns_and_rows(members, s)?;
+    let slot = slot_members(members, &cols, &rows, s);
     let found = slot.iter().filter(|s| s.is_some()).count();
     tracing::debug!("lattice fit: {found} of 81 cells; columns {cols:?}; rows {rows:?}");
     if found < MIN_CELLS_FOUND {
         return None;
     }
-    // Each column's left/right and each row's top/bottom edges: the median of its members.
-    let median = |mut v: Vec<f32>| -> Option<f32> {
-        if v.is_empty() {
-            return None;
-        }
-        v.sort_by(f32::total_cmp);
-        Some(v[v.len() / 2])
-    };
-    let mut col_edges = [(0f32, 0f32); 9];
-    let mut row_edges = [(0f32, 0f32); 9];
-    for k in 0..9 {
-        let in_col: Vec<&Candidate> = (0..9).filter_map(|r| slot[r * 9 + k].as_ref()).collect();
-        let in_row: Vec<&Candidate> = (0..9).filter_map(|c| slot[k * 9 + c].as_ref()).collect();
-        col_edges[k] = (
-            median(in_col.iter().map(|c| c.region.x0 as f32).collect())
-                .unwrap_or(cols[k] - s / 2.0),
-            median(in_col.iter().map(|c| c.region.x1 as f32 + 1.0).collect())
-                .unwrap_or(cols[k] + s / 2.0),
-        );
-        row_edges[k] = (
-            median(in_row.iter().map(|c| c.region.y0 as f32).collect())
-                .unwrap_or(rows[k] - s / 2.0),
-            median(in_row.iter().map(|c| c.region.y1 as f32 + 1.0).collect())
-                .unwrap_or(rows[k] + s / 2.0),
-        );
-    }
+    let (col_edges, row_edges) = edges(&slot, &cols, &rows, s);
     // A real grid's pitch is regular: within each band of three, the steps agree.
     // Rows and columns step alike: cells are square.
     let (col_step, row_step) = (regular(&cols, s)?, regular(&rows, s)?);
@@ -392,6 +341,85 @@ fn fit_lattice(members: &[Candidate]) -> Option<(usize, Lattice)> {
             corners,
         },
     ))
+}
+
+/// The nine column and nine row centres of candidates of size `s`: columns first,
+/// then rows among the members on those columns, then columns again among the members
+/// on those rows (a number pad linked to the grid's side adds columns and rows of its
+/// own that must not interleave with the grid's).
+fn nine_columns_and_rows(members: &[Candidate], s: f32) -> Option<(Vec<f32>, Vec<f32>)> {
+    let near = |v: &[f32], x: f32| v.iter().any(|&p| (p - x).abs() < s * 0.3);
+    let axis = |cands: &[&Candidate], f: fn(&Candidate) -> f32| {
+        best_nine(&cluster_positions(
+            cands.iter().map(|c| f(c)).collect(),
+            s * 0.3,
+        ))
+    };
+    let all: Vec<&Candidate> = members.iter().collect();
+    let cols = axis(&all, |c| c.cx)?;
+    let on_cols: Vec<&Candidate> = all.iter().copied().filter(|c| near(&cols, c.cx)).collect();
+    let rows = axis(&on_cols, |c| c.cy)?;
+    let on_rows: Vec<&Candidate> = all.iter().copied().filter(|c| near(&rows, c.cy)).collect();
+    let cols = axis(&on_rows, |c| c.cx)?;
+    Some((cols, rows))
+}
+
+/// Each cell's member, by its column and row; the larger region when two land in one
+/// slot (a frame inside a cell).
+fn slot_members(
+    members: &[Candidate],
+    cols: &[f32],
+    rows: &[f32],
+    s: f32,
+) -> [Option<Candidate>; 81] {
+    let mut slot: [Option<Candidate>; 81] = [None; 81];
+    for c in members {
+        let col = cols.iter().position(|&x| (x - c.cx).abs() < s * 0.3);
+        let row = rows.iter().position(|&y| (y - c.cy).abs() < s * 0.3);
+        if let (Some(col), Some(row)) = (col, row) {
+            let i = row * 9 + col;
+            if slot[i].is_none_or(|o| o.region.area < c.region.area) {
+                slot[i] = Some(*c);
+            }
+        }
+    }
+    slot
+}
+
+/// Each column's left and right and each row's top and bottom edges: the median of
+/// its members', else half a cell either side of its centre.
+fn edges(
+    slot: &[Option<Candidate>; 81],
+    cols: &[f32],
+    rows: &[f32],
+    s: f32,
+) -> ([(f32, f32); 9], [(f32, f32); 9]) {
+    let median = |mut v: Vec<f32>| -> Option<f32> {
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f32::total_cmp);
+        Some(v[v.len() / 2])
+    };
+    let mut col_edges = [(0f32, 0f32); 9];
+    let mut row_edges = [(0f32, 0f32); 9];
+    for k in 0..9 {
+        let in_col: Vec<&Candidate> = (0..9).filter_map(|r| slot[r * 9 + k].as_ref()).collect();
+        let in_row: Vec<&Candidate> = (0..9).filter_map(|c| slot[k * 9 + c].as_ref()).collect();
+        col_edges[k] = (
+            median(in_col.iter().map(|c| c.region.x0 as f32).collect())
+                .unwrap_or(cols[k] - s / 2.0),
+            median(in_col.iter().map(|c| c.region.x1 as f32 + 1.0).collect())
+                .unwrap_or(cols[k] + s / 2.0),
+        );
+        row_edges[k] = (
+            median(in_row.iter().map(|c| c.region.y0 as f32).collect())
+                .unwrap_or(rows[k] - s / 2.0),
+            median(in_row.iter().map(|c| c.region.y1 as f32 + 1.0).collect())
+                .unwrap_or(rows[k] + s / 2.0),
+        );
+    }
+    (col_edges, row_edges)
 }
 
 #[cfg(test)]
