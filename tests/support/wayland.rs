@@ -102,58 +102,8 @@ impl WaylandDesktop {
             children: Vec::new(),
             _turn: turn,
         };
-        // The session bus: dbus-run-session runs a shell that writes its address down
-        // and then waits; everything else joins that bus.
-        let address_file = desk.dir.path().join("bus");
-        let mut dbus = Command::new("dbus-run-session");
-        dbus.args([
-            "--",
-            "sh",
-            "-c",
-            &format!(
-                "echo \"$DBUS_SESSION_BUS_ADDRESS\" > {}; exec sleep 100000",
-                address_file.display()
-            ),
-        ]);
-        desk.spawn("dbus-run-session", dbus);
-        desk.wait_until(Duration::from_secs(10), "the D-Bus session", |d| {
-            d.bus = std::fs::read_to_string(&address_file)
-                .unwrap_or_default()
-                .trim()
-                .to_string();
-            !d.bus.is_empty()
-        });
-        let pipewire = desk.command("pipewire");
-        desk.spawn("pipewire", pipewire);
-        desk.wait_until(Duration::from_secs(10), "PipeWire's socket", |d| {
-            d.runtime_dir().join("pipewire-0").exists()
-        });
-        let wireplumber = desk.command("wireplumber");
-        desk.spawn("wireplumber", wireplumber);
-        let (name, mut compositor_command) = match compositor {
-            Compositor::Mutter => ("mutter", desk.command("mutter")),
-            Compositor::Shell => {
-                let mut shell = desk.command("gnome-shell");
-                shell
-                    .arg("--unsafe-mode")
-                    .env("DBUS_SYSTEM_BUS_ADDRESS", &desk.bus);
-                ("gnome-shell", shell)
-            }
-        };
-        compositor_command.args([
-            "--headless",
-            "--wayland",
-            "--no-x11",
-            "--virtual-monitor",
-            "1280x1024",
-            &format!("--wayland-display={SOCKET}"),
-        ]);
-        desk.spawn(name, compositor_command);
-        desk.wait_until(
-            Duration::from_secs(30),
-            "the compositor's Wayland socket",
-            |d| d.runtime_dir().join(SOCKET).exists(),
-        );
+        desk.start_bus_and_pipewire();
+        desk.start_compositor();
         // The test reaches this desktop's bus and PipeWire for its screenshots.
         std::env::set_var("DBUS_SESSION_BUS_ADDRESS", &desk.bus);
         std::env::set_var("XDG_RUNTIME_DIR", desk.runtime_dir());
@@ -180,6 +130,66 @@ impl WaylandDesktop {
             });
         }
         desk
+    }
+
+    /// The session bus, then PipeWire and WirePlumber on it.
+    fn start_bus_and_pipewire(&mut self) {
+        // The session bus: dbus-run-session runs a shell that writes its address down
+        // and then waits; everything else joins that bus.
+        let address_file = self.dir.path().join("bus");
+        let mut dbus = Command::new("dbus-run-session");
+        dbus.args([
+            "--",
+            "sh",
+            "-c",
+            &format!(
+                "echo \"$DBUS_SESSION_BUS_ADDRESS\" > {}; exec sleep 100000",
+                address_file.display()
+            ),
+        ]);
+        self.spawn("dbus-run-session", dbus);
+        self.wait_until(Duration::from_secs(10), "the D-Bus session", |d| {
+            d.bus = std::fs::read_to_string(&address_file)
+                .unwrap_or_default()
+                .trim()
+                .to_string();
+            !d.bus.is_empty()
+        });
+        let pipewire = self.command("pipewire");
+        self.spawn("pipewire", pipewire);
+        self.wait_until(Duration::from_secs(10), "PipeWire's socket", |d| {
+            d.runtime_dir().join("pipewire-0").exists()
+        });
+        let wireplumber = self.command("wireplumber");
+        self.spawn("wireplumber", wireplumber);
+    }
+
+    /// Mutter, or GNOME Shell in unsafe mode, headless on a 1280x1024 virtual monitor, until its Wayland socket shows.
+    fn start_compositor(&mut self) {
+        let (name, mut compositor_command) = match self.compositor {
+            Compositor::Mutter => ("mutter", self.command("mutter")),
+            Compositor::Shell => {
+                let mut shell = self.command("gnome-shell");
+                shell
+                    .arg("--unsafe-mode")
+                    .env("DBUS_SYSTEM_BUS_ADDRESS", &self.bus);
+                ("gnome-shell", shell)
+            }
+        };
+        compositor_command.args([
+            "--headless",
+            "--wayland",
+            "--no-x11",
+            "--virtual-monitor",
+            "1280x1024",
+            &format!("--wayland-display={SOCKET}"),
+        ]);
+        self.spawn(name, compositor_command);
+        self.wait_until(
+            Duration::from_secs(30),
+            "the compositor's Wayland socket",
+            |d| d.runtime_dir().join(SOCKET).exists(),
+        );
     }
 
     /// Runs JavaScript in GNOME Shell (org.gnome.Shell.Eval, which answers in unsafe
