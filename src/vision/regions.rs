@@ -112,26 +112,72 @@ pub fn label_regions(img: &RgbImage) -> Regions {
     let (w, h) = img.dimensions();
     let raw = img.as_raw();
     let stride = w as usize * 3;
-    // Union-find over the regions alive in the row above (ids 0..alive) and the runs of
-    // this row (ids alive..); each root holds its region's statistics.
-    let mut parent: Vec<u32> = Vec::new();
-    let mut growing: Vec<Growing> = Vec::new();
-    let mut alive = 0usize;
-    let mut above = vec![0u32; w as usize];
-    let mut here = vec![0u32; w as usize];
-    let mut renumber: Vec<u32> = Vec::new();
-    let mut next_parent: Vec<u32> = Vec::new();
-    let mut next_growing: Vec<Growing> = Vec::new();
-    let mut kept: Vec<Growing> = Vec::new();
-    let keep = |g: &Growing, kept: &mut Vec<Growing>| {
-        if g.region.width() >= KEEP_SIDE && g.region.height() >= KEEP_SIDE {
-            kept.push(*g);
-        }
-    };
+    let mut rows = Labeller::new(w as usize);
     for y in 0..h {
         let row = &raw[y as usize * stride..(y as usize + 1) * stride];
+        rows.runs_of(row, y);
+        if y > 0 {
+            let prev = &raw[(y as usize - 1) * stride..y as usize * stride];
+            rows.join_to_row_above(prev, row);
+        }
+        rows.renumber();
+    }
+    let mut kept = rows.kept;
+    for g in &rows.growing {
+        keep(g, &mut kept);
+    }
+    kept.sort_unstable_by_key(|g| g.first);
+    Regions {
+        width: w,
+        height: h,
+        regions: kept.into_iter().map(|g| g.region).collect(),
+    }
+}
+
+/// Keeps a region that ended when it is at least [`KEEP_SIDE`] on both sides.
+fn keep(g: &Growing, kept: &mut Vec<Growing>) {
+    if g.region.width() >= KEEP_SIDE && g.region.height() >= KEEP_SIDE {
+        kept.push(*g);
+    }
+}
+
+/// The labelling's state over two rows: union-find over the regions alive in the row
+/// above (ids 0..alive) and the runs of this row (ids alive..), each root holding its
+/// region's statistics; which id each pixel of the two rows has; and the regions kept.
+struct Labeller {
+    width: usize,
+    parent: Vec<u32>,
+    growing: Vec<Growing>,
+    alive: usize,
+    above: Vec<u32>,
+    here: Vec<u32>,
+    renumber: Vec<u32>,
+    next_parent: Vec<u32>,
+    next_growing: Vec<Growing>,
+    kept: Vec<Growing>,
+}
+
+impl Labeller {
+    fn new(width: usize) -> Labeller {
+        Labeller {
+            width,
+            parent: Vec::new(),
+            growing: Vec::new(),
+            alive: 0,
+            above: vec![0u32; width],
+            here: vec![0u32; width],
+            renumber: Vec::new(),
+            next_parent: Vec::new(),
+            next_growing: Vec::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// The horizontal runs of close pixels in row `y`, each a region of its own.
+    fn runs_of(&mut self, row: &[u8], y: u32) {
+        let w = self.width;
         let mut x = 0usize;
-        while x < w as usize {
+        while x < w {
             let x0 = x;
             let mut sum = [0u64; 3];
             loop {
@@ -140,13 +186,13 @@ pub fn label_regions(img: &RgbImage) -> Regions {
                     sum[c] += p[c] as u64;
                 }
                 x += 1;
-                if x == w as usize || !close(p, &row[x * 3..x * 3 + 3]) {
+                if x == w || !close(p, &row[x * 3..x * 3 + 3]) {
                     break;
                 }
             }
-            let id = growing.len() as u32;
-            parent.push(id);
-            growing.push(Growing {
+            let id = self.growing.len() as u32;
+            self.parent.push(id);
+            self.growing.push(Growing {
                 region: Region {
                     area: (x - x0) as u32,
                     x0: x0 as u32,
@@ -157,64 +203,63 @@ pub fn label_regions(img: &RgbImage) -> Regions {
                 },
                 first: (y as u64) << 32 | x0 as u64,
             });
-            here[x0..x].fill(id);
+            self.here[x0..x].fill(id);
         }
-        if y > 0 {
-            let prev = &raw[(y as usize - 1) * stride..y as usize * stride];
-            let mut last = (u32::MAX, u32::MAX);
-            for x in 0..w as usize {
-                let pair = (above[x], here[x]);
-                if pair != last && close(&prev[x * 3..x * 3 + 3], &row[x * 3..x * 3 + 3]) {
-                    let (a, b) = (find(&mut parent, pair.0), find(&mut parent, pair.1));
-                    if a != b {
-                        let (root, child) = (a.min(b), a.max(b));
-                        parent[child as usize] = root;
-                        let merged = growing[child as usize];
-                        growing[root as usize].merge(&merged);
-                    }
-                    last = pair;
+    }
+
+    /// Joins each run to the regions above it wherever two stacked pixels are close.
+    fn join_to_row_above(&mut self, prev: &[u8], row: &[u8]) {
+        let mut last = (u32::MAX, u32::MAX);
+        for x in 0..self.width {
+            let pair = (self.above[x], self.here[x]);
+            if pair != last && close(&prev[x * 3..x * 3 + 3], &row[x * 3..x * 3 + 3]) {
+                let (a, b) = (
+                    find(&mut self.parent, pair.0),
+                    find(&mut self.parent, pair.1),
+                );
+                if a != b {
+                    let (root, child) = (a.min(b), a.max(b));
+                    self.parent[child as usize] = root;
+                    let merged = self.growing[child as usize];
+                    self.growing[root as usize].merge(&merged);
                 }
+                last = pair;
             }
         }
-        // Renumber the regions that reach this row; the others ended in the row above.
+    }
+
+    /// Renumbers the regions that reach this row; the others ended in the row above,
+    /// and are kept or dropped.
+    fn renumber(&mut self) {
         const ENDED: u32 = u32::MAX;
-        renumber.clear();
-        renumber.resize(growing.len(), ENDED);
-        next_parent.clear();
-        next_growing.clear();
+        self.renumber.clear();
+        self.renumber.resize(self.growing.len(), ENDED);
+        self.next_parent.clear();
+        self.next_growing.clear();
         let mut last_run = (u32::MAX, 0u32);
-        for x in 0..w as usize {
-            let run = here[x];
+        for x in 0..self.width {
+            let run = self.here[x];
             if run != last_run.0 {
-                let root = find(&mut parent, run) as usize;
-                if renumber[root] == ENDED {
-                    renumber[root] = next_growing.len() as u32;
-                    next_parent.push(next_growing.len() as u32);
-                    next_growing.push(growing[root]);
+                let root = find(&mut self.parent, run) as usize;
+                if self.renumber[root] == ENDED {
+                    self.renumber[root] = self.next_growing.len() as u32;
+                    self.next_parent.push(self.next_growing.len() as u32);
+                    self.next_growing.push(self.growing[root]);
                 }
-                last_run = (run, renumber[root]);
+                last_run = (run, self.renumber[root]);
             }
-            above[x] = last_run.1;
+            self.above[x] = last_run.1;
         }
-        for id in 0..alive {
-            let root = find(&mut parent, id as u32) as usize;
-            if renumber[root] == ENDED {
-                renumber[root] = ENDED - 1;
-                keep(&growing[root], &mut kept);
+        for id in 0..self.alive {
+            let root = find(&mut self.parent, id as u32) as usize;
+            if self.renumber[root] == ENDED {
+                self.renumber[root] = ENDED - 1;
+                keep(&self.growing[root], &mut self.kept);
             }
         }
-        std::mem::swap(&mut parent, &mut next_parent);
-        std::mem::swap(&mut growing, &mut next_growing);
-        alive = growing.len();
-    }
-    for g in &growing {
-        keep(g, &mut kept);
-    }
-    kept.sort_unstable_by_key(|g| g.first);
-    Regions {
-        width: w,
-        height: h,
-        regions: kept.into_iter().map(|g| g.region).collect(),
+        std::mem::swap(&mut self.parent, &mut self.next_parent);
+        std::mem::swap(&mut self.growing, &mut self.next_growing);
+        self.alive = self.growing.len();
     }
 }
 
