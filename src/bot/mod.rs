@@ -397,7 +397,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        let _ = self.stop.load(Ordering::Relaxed);
+        false
     }
 
     /// Sleeps `ms` milliseconds, waking early when stopped.
