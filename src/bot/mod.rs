@@ -397,8 +397,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     fn stopped(&self) -> bool {
-        let _ = self.stop.load(Ordering::Relaxed);
-        false
+        self.stop.load(Ordering::Relaxed)
     }
 
     /// Sleeps `ms` milliseconds, waking early when stopped.

@@ -63,7 +63,7 @@ impl Verdict {
     /// reading's least sure cells: a digit read as empty is the likely cause).
     pub fn unique_only(self, unsure: impl FnOnce() -> Vec<usize>) -> Verdict {
         match self {
-            Verdict::Several(_) if false => Verdict::Doubtful {
+            Verdict::Several(_) => Verdict::Doubtful {
                 reason: "the puzzle read has more than one solution".into(),
                 cells: unsure(),
             },
@@ -116,7 +116,7 @@ fn suspect_givens(grid: &Grid) -> Vec<usize> {
             })
         })
         .collect();
-    if true || suspects.is_empty() {
+    if suspects.is_empty() {
         givens
     } else {
         suspects

@@ -140,7 +140,7 @@ pub fn answer(line: &str) -> Answer {
         Err(e) => return Answer::Invalid(e.to_string()),
     };
     match solver::solve(&grid) {
-        Solution::Unique(_solution) => Answer::Solved(grid),
+        Solution::Unique(solution) => Answer::Solved(solution),
         Solution::Multiple(_) => Answer::Multiple,
         Solution::Unsolvable => Answer::Unsolvable,
         Solution::Invalid(conflicts) => Answer::Invalid(
