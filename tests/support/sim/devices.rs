@@ -56,6 +56,17 @@ impl Screen for SimScreen {
             });
         }
         g.captures += 1;
+        // A bot that goes on looking long after its stop flag was set would watch for
+        // ever: fail the test instead of hanging it.
+        if let Some((_, stop)) = &g.stop_after {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                g.looks_after_stop += 1;
+                assert!(
+                    g.looks_after_stop < 50,
+                    "the bot went on after its stop flag was set"
+                );
+            }
+        }
         Ok(g.render())
     }
 

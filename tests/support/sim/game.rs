@@ -61,6 +61,7 @@ impl Game {
             pending_focus: None,
             misplaced_at: Vec::new(),
             stop_after: None,
+            looks_after_stop: 0,
             input_while_covered: 0,
             palette: None,
             failing_captures: 0,

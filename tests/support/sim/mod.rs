@@ -196,6 +196,8 @@ pub struct Game {
     pub misplaced_at: Vec<usize>,
     /// Sets this stop flag once this many digits were typed (Ctrl+C mid-play).
     pub stop_after: Option<(usize, Arc<AtomicBool>)>,
+    /// Captures taken after the stop flag of `stop_after` was set.
+    pub looks_after_stop: usize,
     /// Clicks and keys sent while a window of another app was over the grid.
     pub input_while_covered: usize,
     /// A number palette keeps this digit chosen: a click on an empty cell enters it.
