@@ -78,6 +78,10 @@ impl Reader {
         let groups = self.group_glyphs(givens, &mut cells);
         let mut answers = self.name_groups(&groups, givens);
         let disputed = self.ask_the_classifier(&groups, &mut answers, givens);
+        for (g, (_, members)) in groups.iter().enumerate() {
+            let (r, c) = (members[0] / 9 + 1, members[0] % 9 + 1);
+            tracing::debug!("glyph group r{r}c{c} ({} cells): {:?}", members.len(), answers[g]);
+        }
         let unknown_groups = self.record_answers(&groups, &answers, &disputed, &mut cells);
         let mut reading = Reading {
             grid: grid_of(&cells),

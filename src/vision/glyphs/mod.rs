@@ -359,7 +359,15 @@ fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
         for b in blobs {
             let overlap_x = b.x0 <= g.x1 && b.x1 >= g.x0;
             let overlap_y = b.y0 <= g.y1 + gap && b.y1 + gap >= g.y0;
-            if overlap_x && overlap_y {
+            // A stencil digit's pieces stand side by side, within its height, each a
+            // good part of it (not a fringe's or bevel's thin streak).
+            let beside = b.x1 >= b.x0 + 2
+                && 3 * (b.y1 - b.y0) >= g.y1 - g.y0
+                && b.x0 <= g.x1 + gap
+                && b.x1 + gap >= g.x0
+                && b.y0 + gap >= g.y0
+                && b.y1 <= g.y1 + gap;
+            if (overlap_x && overlap_y) || beside {
                 g = Blob {
                     x0: g.x0.min(b.x0),
                     y0: g.y0.min(b.y0),
