@@ -17,6 +17,12 @@ use crate::grid::{is_proper_puzzle, Grid, Verdict};
 /// rules (2^n choices tried); more make the reading doubtful.
 const MAX_DISPUTED: usize = 4;
 
+/// A group the rules cannot settle alone takes its readers' digit when the nearest look
+/// named already is of that digit, at most this share of their bitmaps apart...
+const MAX_LOOK_DISTANCE: f32 = 0.25;
+/// ... and every look of another digit that fits is this many times farther.
+const LOOK_MARGIN: f32 = 1.4;
+
 /// A printed digit fills about 60% of its cell's height: the square the classifier
 /// sees around a glyph.
 const CLASSIFIER_CELL_RATIO: f32 = 1.6;
@@ -80,7 +86,11 @@ impl Reader {
         let disputed = self.ask_the_classifier(&groups, &mut answers, givens);
         for (g, (_, members)) in groups.iter().enumerate() {
             let (r, c) = (members[0] / 9 + 1, members[0] % 9 + 1);
-            tracing::debug!("glyph group r{r}c{c} ({} cells): {:?}", members.len(), answers[g]);
+            tracing::debug!(
+                "glyph group r{r}c{c} ({} cells): {:?}",
+                members.len(),
+                answers[g]
+            );
         }
         let unknown_groups = self.record_answers(&groups, &answers, &disputed, &mut cells);
         let mut reading = Reading {
@@ -315,11 +325,21 @@ impl Reader {
             }
         }
         let settled = (fits.len() == 1).then(|| fits[0]);
-        for (g, _) in disputed {
+        // And each group's digit must be the only one that fits there (the two readers
+        // may both be wrong about another group), or its glyphs must look most like
+        // the sure glyphs of that digit.
+        let only: Vec<bool> = disputed
+            .iter()
+            .map(|(g, _)| settled.is_some_and(|grid| only_fit(&grid, &groups[*g].1)))
+            .collect();
+        let unsure: Vec<usize> = (0..disputed.len())
+            .filter(|&k| !only[k])
+            .map(|k| disputed[k].0)
+            .collect();
+        for (k, (g, _)) in disputed.iter().enumerate() {
             let (sig, members) = &groups[*g];
-            // And each group's digit must be the only one that fits there (the two
-            // readers may both be wrong about another group).
-            let settled = settled.filter(|grid| only_fit(grid, members));
+            let settled =
+                settled.filter(|grid| only[k] || nearest_look_agrees(grid, groups, &unsure, *g));
             match settled {
                 Some(grid) => {
                     let d = grid.cells()[members[0]];
@@ -402,6 +422,42 @@ pub(super) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
         }
         !is_proper_puzzle(&other)
     })
+}
+
+/// For group `g`, whose digit in `grid` is not the only one that leaves one solution:
+/// whether the picture's other glyph groups agree, the nearest look among those whose
+/// digit is sure (not in `unsure`) being of that digit, and every look of another
+/// digit that would fit [`LOOK_MARGIN`] times farther. The two readers, the rules and
+/// the glyphs then say the same.
+fn nearest_look_agrees(grid: &Grid, groups: &Groups, unsure: &[usize], g: usize) -> bool {
+    let (sig, members) = &groups[g];
+    let d = grid.cells()[members[0]];
+    let fits = |o: u8| {
+        let mut other = *grid;
+        for &i in members {
+            other.set(i / 9, i % 9, o);
+        }
+        is_proper_puzzle(&other)
+    };
+    let looks: Vec<(f32, u8)> = (0..groups.len())
+        .filter(|h| *h != g && !unsure.contains(h))
+        .map(|h| (sig.distance(&groups[h].0), grid.cells()[groups[h].1[0]]))
+        .filter(|&(_, digit)| digit != 0)
+        .collect();
+    let nearest = |same: bool| {
+        looks
+            .iter()
+            .filter(|&&(_, digit)| (digit == d) == same && (same || fits(digit)))
+            .map(|&(distance, _)| distance)
+            .fold(1.0f32, f32::min)
+    };
+    let (own, other) = (nearest(true), nearest(false));
+    tracing::debug!(
+        "r{}c{}: nearest look of {d} {own:.3}, of another digit that fits {other:.3}",
+        members[0] / 9 + 1,
+        members[0] % 9 + 1
+    );
+    own <= MAX_LOOK_DISTANCE && other >= own * LOOK_MARGIN
 }
 
 /// The member of a group with the tallest glyph: the most pixels to read.

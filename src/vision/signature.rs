@@ -28,6 +28,17 @@ impl Signature {
         }
     }
 
+    /// The share of bitmap pixels that differ between the two looks (0 to 1).
+    pub fn distance(&self, other: &Signature) -> f32 {
+        let count = self
+            .bits
+            .iter()
+            .zip(&other.bits)
+            .filter(|(a, b)| a != b)
+            .count();
+        count as f32 / self.bits.len() as f32
+    }
+
     pub fn alike(&self, other: &Signature) -> bool {
         let ratio = (self.aspect / other.aspect).max(other.aspect / self.aspect);
         if ratio > MAX_ASPECT_RATIO {
@@ -83,6 +94,8 @@ mod tests {
         let (a, b) = (Signature::of(&eight), Signature::of(&nine));
         assert!(!a.alike(&b));
         assert!(a.alike(&a));
+        assert_eq!(a.distance(&a), 0.0);
+        assert!(a.distance(&b) > 0.0 && a.distance(&b) == b.distance(&a));
     }
 
     #[test]
