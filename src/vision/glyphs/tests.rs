@@ -182,6 +182,27 @@ fn a_digit_split_by_a_thin_gap_is_one_glyph_but_stacked_pencil_marks_are_not() {
 }
 
 #[test]
+fn a_stencil_digits_pieces_side_by_side_are_one_glyph_but_a_thin_streak_beside_it_is_not() {
+    // A stencil "8": its right part (a "3" on its own) and two left strokes a
+    // stroke's gap away, each half the digit's height.
+    let right = [
+        (28, 15, 9, 3),
+        (28, 28, 9, 3),
+        (28, 41, 9, 3),
+        (34, 15, 3, 29),
+    ];
+    let left = [(23, 15, 3, 14), (23, 31, 3, 13)];
+    let (img, cell) = cell_with(&[&right[..], &left].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.w), (23.0, 14.0), "both pieces");
+    // A streak a pixel wide beside a "3" (a bevel's or a fringe's) stays apart.
+    let streak = [(26, 15, 1, 29)];
+    let (img, cell) = cell_with(&[&right[..], &streak].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.w), (28.0, 9.0), "the digit alone");
+}
+
+#[test]
 fn pencil_marks_fall_below_the_given_threshold() {
     let g = |h: f32| {
         Some(Glyph {
