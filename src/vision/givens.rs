@@ -415,13 +415,19 @@ impl Reader {
 /// one solution.
 pub(super) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
     let d = grid.cells()[members[0]];
-    (1..=9u8).filter(|&o| o != d).all(|o| {
-        let mut other = *grid;
-        for &i in members {
-            other.set(i / 9, i % 9, o);
-        }
-        !is_proper_puzzle(&other)
-    })
+    (1..=9u8)
+        .filter(|&o| o != d)
+        .all(|o| !fits(grid, members, o))
+}
+
+/// True when digit `o` in `members`' cells leaves `grid` a puzzle with exactly one
+/// solution.
+fn fits(grid: &Grid, members: &[usize], o: u8) -> bool {
+    let mut other = *grid;
+    for &i in members {
+        other.set(i / 9, i % 9, o);
+    }
+    is_proper_puzzle(&other)
 }
 
 /// For group `g`, whose digit in `grid` is not the only one that leaves one solution:
@@ -432,26 +438,24 @@ pub(super) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
 fn nearest_look_agrees(grid: &Grid, groups: &Groups, unsure: &[usize], g: usize) -> bool {
     let (sig, members) = &groups[g];
     let d = grid.cells()[members[0]];
-    let fits = |o: u8| {
-        let mut other = *grid;
-        for &i in members {
-            other.set(i / 9, i % 9, o);
-        }
-        is_proper_puzzle(&other)
-    };
     let looks: Vec<(f32, u8)> = (0..groups.len())
         .filter(|h| *h != g && !unsure.contains(h))
         .map(|h| (sig.distance(&groups[h].0), grid.cells()[groups[h].1[0]]))
         .filter(|&(_, digit)| digit != 0)
         .collect();
-    let nearest = |same: bool| {
+    // The other digits seen, each tried once (a solve each).
+    let seen = looks.iter().fold(0u16, |m, &(_, digit)| m | 1 << digit) & !(1 << d);
+    let fitting = (1..=9u8)
+        .filter(|&o| seen & 1 << o != 0 && fits(grid, members, o))
+        .fold(0u16, |m, o| m | 1 << o);
+    let nearest = |digits: u16| {
         looks
             .iter()
-            .filter(|&&(_, digit)| (digit == d) == same && (same || fits(digit)))
+            .filter(|&&(_, digit)| digits & 1 << digit != 0)
             .map(|&(distance, _)| distance)
             .fold(1.0f32, f32::min)
     };
-    let (own, other) = (nearest(true), nearest(false));
+    let (own, other) = (nearest(1 << d), nearest(fitting));
     tracing::debug!(
         "r{}c{}: nearest look of {d} {own:.3}, of another digit that fits {other:.3}",
         members[0] / 9 + 1,
