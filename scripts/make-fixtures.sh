@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates fixtures/screens/: the labelled sudoku screenshots the reader is tested
-# against, and their MANIFEST (one line a picture: FILE GRID  # what it shows), and HARD
-# (the same for degraded pictures the reader refuses and must never misread).
+# against, and their MANIFEST (one line a picture: FILE GRID  # what it shows).
 #
 #   scripts/make-fixtures.sh            all groups (5-7 minutes on 2 busy cores)
 #   scripts/make-fixtures.sh web        only some groups: web, gnome, solo, fltk, nudoku
@@ -85,15 +84,13 @@ rm -f "$keep"
 
 # Every picture has a line and every line a picture, and each grid is 81 characters.
 status=0
-# HARD (written by the web group) lists the degraded pictures the reader refuses.
-touch "$out/HARD"
 while read -r file grid _; do
-  [[ -f "$out/$file" ]] || { echo "make-fixtures: $file is in MANIFEST or HARD but missing" >&2; status=1; }
+  [[ -f "$out/$file" ]] || { echo "make-fixtures: $file is in MANIFEST but missing" >&2; status=1; }
   [[ $grid =~ ^[1-9.]{81}$ ]] || { echo "make-fixtures: bad grid for $file" >&2; status=1; }
-done < <(grep -hv '^#' "$manifest" "$out/HARD")
+done < <(grep -v '^#' "$manifest")
 for f in "$out"/*.png "$out"/*.jpg; do
   [[ -e $f ]] || continue
-  grep -q "^$(basename "$f") " "$manifest" "$out/HARD" || { echo "make-fixtures: $(basename "$f") has no MANIFEST or HARD line" >&2; status=1; }
+  grep -q "^$(basename "$f") " "$manifest" || { echo "make-fixtures: $(basename "$f") has no MANIFEST line" >&2; status=1; }
 done
 echo "make-fixtures: $(wc -l <"$manifest") pictures, $(du -sh "$out" | cut -f1)" >&2
 exit $status

@@ -9,6 +9,7 @@ use super::geometry::Homography;
 use super::glyphs::Glyph;
 use super::locate::Lattice;
 use super::reader::{Known, Reader};
+use super::rules::{clashing_groups, nearest_look_agrees, only_fit};
 use super::signature::Signature;
 use super::{CellReading, Method, Reading};
 use crate::grid::{is_proper_puzzle, Grid, Verdict};
@@ -17,21 +18,15 @@ use crate::grid::{is_proper_puzzle, Grid, Verdict};
 /// rules (2^n choices tried); more make the reading doubtful.
 const MAX_DISPUTED: usize = 4;
 
-/// A group the rules cannot settle alone takes its readers' digit when the nearest look
-/// named already is of that digit, at most this share of their bitmaps apart...
-const MAX_LOOK_DISTANCE: f32 = 0.25;
-/// ... and every look of another digit that fits is this many times farther.
-const LOOK_MARGIN: f32 = 1.4;
-
 /// A printed digit fills about 60% of its cell's height: the square the classifier
 /// sees around a glyph.
 const CLASSIFIER_CELL_RATIO: f32 = 1.6;
 
 /// Look-alike glyphs: each group's look and its cells.
-type Groups = Vec<(Signature, Vec<usize>)>;
+pub(super) type Groups = Vec<(Signature, Vec<usize>)>;
 
 /// A group's digit, the confidence in it, and how it was named.
-type Answer = Option<(u8, f32, Method)>;
+pub(super) type Answer = Option<(u8, f32, Method)>;
 
 /// The grid of the digits in `cells`.
 fn grid_of(cells: &[CellReading]) -> Grid {
@@ -92,7 +87,35 @@ impl Reader {
                 answers[g]
             );
         }
-        let unknown_groups = self.record_answers(&groups, &answers, &disputed, &mut cells);
+        let mut unknown_groups = self.record_answers(&groups, &answers, &disputed, &mut cells);
+        // The rules name a glyph no reader named only if it is a digit: of the givens'
+        // height, alone in its cell, and big enough that the readers' silence means a
+        // strange face rather than too few pixels. Other ink in an empty cell (a line's fringe, pencil
+        // marks run together) would take the solution's digit there.
+        let usual = median_height(givens);
+        unknown_groups.retain(|&g| {
+            let members = &groups[g].1;
+            let h = tallest(members, givens).height();
+            tracing::debug!(
+                "h {h} usual {usual} alone {:?}",
+                members
+                    .iter()
+                    .map(|&i| givens[i].map(|g| (g.alone, g.bbox)))
+                    .collect::<Vec<_>>()
+            );
+            let digit_like = h >= MIN_RULED_HEIGHT
+                && h <= usual * MAX_HEIGHT_RATIO
+                && h * MAX_HEIGHT_RATIO >= usual
+                && members.iter().all(|&i| givens[i].is_some_and(|g| g.alone));
+            if !digit_like {
+                tracing::debug!(
+                    "r{}c{}: no reader names it, and it may not be a digit",
+                    members[0] / 9 + 1,
+                    members[0] % 9 + 1
+                );
+            }
+            digit_like
+        });
         let mut reading = Reading {
             grid: grid_of(&cells),
             corners: lattice.corners,
@@ -411,57 +434,24 @@ impl Reader {
     }
 }
 
-/// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
-/// one solution.
-pub(super) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
-    let d = grid.cells()[members[0]];
-    (1..=9u8)
-        .filter(|&o| o != d)
-        .all(|o| !fits(grid, members, o))
-}
+/// A glyph no reader names is a digit to the rules only within this ratio of the
+/// givens' median height.
+const MAX_HEIGHT_RATIO: f32 = 1.25;
 
-/// True when digit `o` in `members`' cells leaves `grid` a puzzle with exactly one
-/// solution.
-fn fits(grid: &Grid, members: &[usize], o: u8) -> bool {
-    let mut other = *grid;
-    for &i in members {
-        other.set(i / 9, i % 9, o);
-    }
-    is_proper_puzzle(&other)
-}
+/// ... and at least this many pixels high: below it, a pencil mark's stroke or a
+/// fringe cannot be told from a digit no reader names.
+const MIN_RULED_HEIGHT: f32 = 10.0;
 
-/// For group `g`, whose digit in `grid` is not the only one that leaves one solution:
-/// whether the picture's other glyph groups agree, the nearest look among those whose
-/// digit is sure (not in `unsure`) being of that digit, and every look of another
-/// digit that would fit [`LOOK_MARGIN`] times farther. The two readers, the rules and
-/// the glyphs then say the same.
-fn nearest_look_agrees(grid: &Grid, groups: &Groups, unsure: &[usize], g: usize) -> bool {
-    let (sig, members) = &groups[g];
-    let d = grid.cells()[members[0]];
-    let looks: Vec<(f32, u8)> = (0..groups.len())
-        .filter(|h| *h != g && !unsure.contains(h))
-        .map(|h| (sig.distance(&groups[h].0), grid.cells()[groups[h].1[0]]))
-        .filter(|&(_, digit)| digit != 0)
+/// The median height of the given glyphs.
+fn median_height(givens: &[Option<&Glyph>]) -> f32 {
+    let mut heights: Vec<f32> = givens
+        .iter()
+        .flatten()
+        .filter(|g| !g.doubtful)
+        .map(|g| g.height())
         .collect();
-    // The other digits seen, each tried once (a solve each).
-    let seen = looks.iter().fold(0u16, |m, &(_, digit)| m | 1 << digit) & !(1 << d);
-    let fitting = (1..=9u8)
-        .filter(|&o| seen & 1 << o != 0 && fits(grid, members, o))
-        .fold(0u16, |m, o| m | 1 << o);
-    let nearest = |digits: u16| {
-        looks
-            .iter()
-            .filter(|&&(_, digit)| digits & 1 << digit != 0)
-            .map(|&(distance, _)| distance)
-            .fold(1.0f32, f32::min)
-    };
-    let (own, other) = (nearest(1 << d), nearest(fitting));
-    tracing::debug!(
-        "r{}c{}: nearest look of {d} {own:.3}, of another digit that fits {other:.3}",
-        members[0] / 9 + 1,
-        members[0] % 9 + 1
-    );
-    own <= MAX_LOOK_DISTANCE && other >= own * LOOK_MARGIN
+    heights.sort_by(f32::total_cmp);
+    heights.get(heights.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// The member of a group with the tallest glyph: the most pixels to read.
@@ -471,25 +461,4 @@ fn tallest<'a>(members: &[usize], givens: &[Option<&'a Glyph>]) -> &'a Glyph {
         .filter_map(|&i| givens[i])
         .max_by(|a, b| a.bbox.h.total_cmp(&b.bbox.h))
         .expect("a group has at least one glyph")
-}
-
-/// The groups whose digit clashes with another cell's in a row, column or box.
-fn clashing_groups(groups: &Groups, answers: &[Answer]) -> Vec<usize> {
-    let mut cells = [0u8; 81];
-    let mut group_of = [usize::MAX; 81];
-    for (g, (_, members)) in groups.iter().enumerate() {
-        for &i in members {
-            cells[i] = answers[g].map(|a| a.0).unwrap_or(0);
-            group_of[i] = g;
-        }
-    }
-    let mut out: Vec<usize> = Grid::from_cells(cells)
-        .conflicts()
-        .iter()
-        .flat_map(|c| c.cells)
-        .map(|i| group_of[i])
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
 }

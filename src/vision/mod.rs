@@ -179,6 +179,7 @@ impl Reading {
 /// How many of the least sure cells a reading with several solutions blames.
 const LEAST_SURE_BLAMED: usize = 5;
 
+mod agreement;
 pub mod geometry;
 mod givens;
 mod picture;

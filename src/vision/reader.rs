@@ -12,9 +12,9 @@ use std::path::Path;
 use image::imageops::FilterType;
 use image::DynamicImage;
 
+use super::agreement::{disagreement, few_contradictions};
 use super::classifier::DigitClassifier;
-use super::givens::only_fit;
-use super::glyphs::{find_glyphs, given_height_threshold, Glyph};
+use super::glyphs::{doubt_lone_marks, find_glyphs, given_height_threshold, Glyph};
 use super::locate::Lattice;
 use super::ocr::Ocr;
 pub use super::picture::looks_like_photo;
@@ -22,6 +22,8 @@ use super::picture::{
     neighbour_shares, rgb_of, scaled, shrink, NOISE_CLOSE_SHARE, PHOTO_EQUAL_SHARE,
     PHOTO_ONLY_PIXELS, PHOTO_WORK_PIXELS,
 };
+use super::regions::Regions;
+use super::rules::only_fit;
 use super::screen_grid::locate_screen_grid;
 use super::signature::Signature;
 use super::{debug, Reading, MAX_PICTURE_PIXELS};
@@ -276,6 +278,14 @@ impl Reader {
                 if let Some(dir) = debug_dir {
                     debug::write_photo(dir, &rgb, photo);
                 }
+                // A blurred screenshot can look like a photo: where the screenshot path
+                // finds a grid too, its reading has a say.
+                if let (regions, Some(lattice)) = locate_screen_grid(&rgb) {
+                    let screen = self.read_screen(&rgb, &regions, &lattice, None)?;
+                    if let Some(doubt) = few_contradictions(&screen, photo) {
+                        return Err(doubt);
+                    }
+                }
                 return Ok(photo.clone());
             }
             if pixels > PHOTO_ONLY_PIXELS {
@@ -297,28 +307,8 @@ impl Reader {
             }
             return self.read_photo_path(picture, &rgb, debug_dir);
         };
-        let glyphs = find_glyphs(&rgb, &regions, &lattice);
-        let mut heights: Vec<f32> = lattice.cells.iter().map(|c| c.h).collect();
-        heights.sort_by(f32::total_cmp);
-        let threshold = given_height_threshold(&glyphs, heights[40]);
-        let givens: Vec<Option<&Glyph>> = glyphs
-            .iter()
-            .map(|g| g.as_ref().filter(|g| g.doubtful || g.height() >= threshold))
-            .collect();
-        if givens.iter().any(|g| g.is_some()) {
-            self.ocr.engine().map_err(ReadError::Engine)?;
-        }
-        let reading = self.read_givens(&lattice, &givens);
-        if let Some(dir) = debug_dir {
-            debug::write_stages(dir, &rgb, &lattice, &glyphs, threshold, &reading);
-        }
+        let screen = self.read_screen(&rgb, &regions, &lattice, debug_dir)?;
         tracing::debug!("read grid in {:?}", t0.elapsed());
-        let screen = reading.judged(false);
-        if let Err(ReadError::Doubtful { reading, cells, .. }) = &screen {
-            // Glyph looks that led to a clash are not to be trusted next time.
-            let (reading, cells) = (reading.clone(), cells.clone());
-            self.forget(&reading, &cells);
-        }
         // A printed grid photographed flat can show a lattice too, but Tesseract is not
         // the reader for paper. When the screenshot path does not give a solvable
         // puzzle, the photo path has its say, and is taken when its puzzle has exactly
@@ -329,7 +319,7 @@ impl Reader {
             return screen;
         }
         match self.read_photo(picture) {
-            Ok(photo) => {
+            Ok(photo) if disagreement(&screen, &photo).is_none() => {
                 tracing::debug!("the photo path read a uniquely solvable puzzle; taking it");
                 if let Some(dir) = debug_dir {
                     debug::write_photo(dir, &rgb, &photo);
@@ -338,6 +328,41 @@ impl Reader {
             }
             _ => screen,
         }
+    }
+
+    /// The screenshot path on a located grid: each cell's glyph, givens told from pencil
+    /// marks by height, named and judged. Glyph looks that led to a doubtful reading
+    /// are forgotten.
+    fn read_screen(
+        &mut self,
+        rgb: &image::RgbImage,
+        regions: &Regions,
+        lattice: &Lattice,
+        debug_dir: Option<&Path>,
+    ) -> Result<Result<Reading, ReadError>, ReadError> {
+        let mut glyphs = find_glyphs(rgb, regions, lattice);
+        let mut heights: Vec<f32> = lattice.cells.iter().map(|c| c.h).collect();
+        heights.sort_by(f32::total_cmp);
+        let threshold = given_height_threshold(&glyphs, heights[40]);
+        doubt_lone_marks(&mut glyphs, heights[40], threshold);
+        let givens: Vec<Option<&Glyph>> = glyphs
+            .iter()
+            .map(|g| g.as_ref().filter(|g| g.doubtful || g.height() >= threshold))
+            .collect();
+        if givens.iter().any(|g| g.is_some()) {
+            self.ocr.engine().map_err(ReadError::Engine)?;
+        }
+        let reading = self.read_givens(lattice, &givens);
+        if let Some(dir) = debug_dir {
+            debug::write_stages(dir, rgb, lattice, &glyphs, threshold, &reading);
+        }
+        let screen = reading.judged(false);
+        if let Err(ReadError::Doubtful { reading, cells, .. }) = &screen {
+            // Glyph looks that led to a clash are not to be trusted next time.
+            let (reading, cells) = (reading.clone(), cells.clone());
+            self.forget(&reading, &cells);
+        }
+        Ok(screen)
     }
 
     /// A picture over the pixel budget (files over it are refused before decoding;

@@ -1,7 +1,14 @@
 //! The sudoku rules as the judge of doubtful reads.
 
-use crate::grid::Grid;
+use super::givens::{Answer, Groups};
+use crate::grid::{is_proper_puzzle, Grid};
 use crate::solver::count_solutions;
+
+/// A group the rules cannot settle alone takes its readers' digit when the nearest look
+/// named already is of that digit, at most this share of their bitmaps apart...
+const MAX_LOOK_DISTANCE: f32 = 0.25;
+/// ... and every look of another digit that fits is this many times farther.
+const LOOK_MARGIN: f32 = 1.4;
 
 /// Decides the digits of glyph groups that Tesseract could not read. Every group's
 /// cells hold one digit, and distinct groups hold distinct digits (unless no distinct
@@ -68,6 +75,85 @@ pub fn decide_unknown_groups(grid: &Grid, groups: &[Vec<usize>], allowed: u16) -
         found.retain(|(_, g)| count_solutions(g, 1) >= 1);
     }
     (found.len() == 1).then(|| found.remove(0).0)
+}
+
+/// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
+/// one solution.
+pub(super) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
+    let d = grid.cells()[members[0]];
+    (1..=9u8)
+        .filter(|&o| o != d)
+        .all(|o| !fits(grid, members, o))
+}
+
+/// True when digit `o` in `members`' cells leaves `grid` a puzzle with exactly one
+/// solution.
+fn fits(grid: &Grid, members: &[usize], o: u8) -> bool {
+    let mut other = *grid;
+    for &i in members {
+        other.set(i / 9, i % 9, o);
+    }
+    is_proper_puzzle(&other)
+}
+
+/// For group `g`, whose digit in `grid` is not the only one that leaves one solution:
+/// whether the picture's other glyph groups agree, the nearest look among those whose
+/// digit is sure (not in `unsure`) being of that digit, and every look of another
+/// digit that would fit [`LOOK_MARGIN`] times farther. The two readers, the rules and
+/// the glyphs then say the same.
+pub(super) fn nearest_look_agrees(
+    grid: &Grid,
+    groups: &Groups,
+    unsure: &[usize],
+    g: usize,
+) -> bool {
+    let (sig, members) = &groups[g];
+    let d = grid.cells()[members[0]];
+    let looks: Vec<(f32, u8)> = (0..groups.len())
+        .filter(|h| *h != g && !unsure.contains(h))
+        .map(|h| (sig.distance(&groups[h].0), grid.cells()[groups[h].1[0]]))
+        .filter(|&(_, digit)| digit != 0)
+        .collect();
+    // The other digits seen, each tried once (a solve each).
+    let seen = looks.iter().fold(0u16, |m, &(_, digit)| m | 1 << digit) & !(1 << d);
+    let fitting = (1..=9u8)
+        .filter(|&o| seen & 1 << o != 0 && fits(grid, members, o))
+        .fold(0u16, |m, o| m | 1 << o);
+    let nearest = |digits: u16| {
+        looks
+            .iter()
+            .filter(|&&(_, digit)| digits & 1 << digit != 0)
+            .map(|&(distance, _)| distance)
+            .fold(1.0f32, f32::min)
+    };
+    let (own, other) = (nearest(1 << d), nearest(fitting));
+    tracing::debug!(
+        "r{}c{}: nearest look of {d} {own:.3}, of another digit that fits {other:.3}",
+        members[0] / 9 + 1,
+        members[0] % 9 + 1
+    );
+    own <= MAX_LOOK_DISTANCE && other >= own * LOOK_MARGIN
+}
+
+/// The groups whose digit clashes with another cell's in a row, column or box.
+pub(super) fn clashing_groups(groups: &Groups, answers: &[Answer]) -> Vec<usize> {
+    let mut cells = [0u8; 81];
+    let mut group_of = [usize::MAX; 81];
+    for (g, (_, members)) in groups.iter().enumerate() {
+        for &i in members {
+            cells[i] = answers[g].map(|a| a.0).unwrap_or(0);
+            group_of[i] = g;
+        }
+    }
+    let mut out: Vec<usize> = Grid::from_cells(cells)
+        .conflicts()
+        .iter()
+        .flat_map(|c| c.cells)
+        .map(|i| group_of[i])
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 #[cfg(test)]

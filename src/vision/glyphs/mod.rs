@@ -20,22 +20,15 @@ use super::Rect;
 pub const INK_CONTRAST: u8 = 48;
 /// A glyph whose ink covers more of its box than this is a block, not a digit.
 const MAX_FILL: f32 = 0.8;
-/// Blobs this share of the cell height apart, one above the other, are one glyph.
-const STACK_GAP: f32 = 0.07;
-/// ... when the tallest blob is at least this share of the cell height: a part of a
-/// given (a 5's bowl), taller than any pencil mark (at most a fifth of the cell).
-const STACK_MIN_PART: f32 = 0.23;
 /// A glyph inside a cursor block is at least this share of the block's height (less is
 /// a digit's own counter, in a bold digit taken for a block).
 const MIN_INSIDE_BLOCK: f32 = 0.4;
+/// A flat block with no glyph inside is empty (a block cursor, a swatch) when at least
+/// more than a third as wide as it is high; a narrower bar may be a 1 (if a digit's height: a
+/// pencil mark's 1 is a bar too).
+const MIN_BLOCK_ASPECT: u32 = 3;
 /// A block with no glyph inside is a cursor when this share of it is its own colour.
 const MIN_BLOCK_FLAT: f32 = 0.9;
-/// Two height clusters (pencil marks, givens) are this ratio apart at least.
-const HEIGHT_GAP: f32 = 1.2;
-/// The givens' cluster has at least this many glyphs (a unique puzzle has 17 givens).
-const MIN_GIVENS: usize = 17;
-/// ... and at least this share of the cell height (below it, it is a speck or a mark).
-const MIN_GIVEN_OF_CELL: f32 = 0.22;
 
 /// The digit-like mark in one cell.
 #[derive(Debug, Clone)]
@@ -47,6 +40,9 @@ pub struct Glyph {
     /// Ink the cell cannot be proven empty of, yet no glyph could be cut from it (a
     /// digit joined to the cell's edge): the cell is doubtful, never empty.
     pub doubtful: bool,
+    /// No other ink in the cell (past its frame): pencil marks come several to a cell,
+    /// a digit alone.
+    pub alone: bool,
 }
 
 impl Glyph {
@@ -113,15 +109,6 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
         .max(a[2].abs_diff(b[2]))
 }
 
-/// A connected blob of ink in a cell, in cell-local pixel coordinates (inclusive box).
-#[derive(Debug, Clone, Copy)]
-struct Blob {
-    x0: u32,
-    y0: u32,
-    x1: u32,
-    y1: u32,
-}
-
 fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
     let found = glyph_in(img, cell, bg, 0, false);
     if let Some(g) = found
@@ -170,6 +157,7 @@ fn doubtful_glyph(cell: &Rect) -> Glyph {
         },
         ink: GrayImage::new(1, 1),
         doubtful: true,
+        alone: false,
     }
 }
 
@@ -240,7 +228,29 @@ fn glyph_in(
     match solid_block(img, &inked, &g, depth) {
         Block::No => {}
         Block::Holds(inside) => return Some(inside),
-        Block::Empty => return None,
+        Block::Empty
+            if gw * MIN_BLOCK_ASPECT > gh
+                || gw < 2
+                || (gh as f32) < EDGE_INK_CHECK * inked.h as f32 =>
+        {
+            return None
+        }
+        // A flat bar of a digit's height, 2 px wide or more (a pixel-wide one is a
+        // fringe or a bevel's edge): an I-beam cursor, or a 1 blur has filled to a bar.
+        // Not proven empty.
+        Block::Empty => {
+            return Some(Glyph {
+                bbox: Rect {
+                    x: (inked.x0 + g.x0) as f32,
+                    y: (inked.y0 + g.y0) as f32,
+                    w: gw as f32,
+                    h: gh as f32,
+                },
+                ink: GrayImage::new(1, 1),
+                doubtful: true,
+                alone: false,
+            })
+        }
     }
     let ink = inked.glyph_ink(&g);
     let ink = if dotted || super::dots::is_mesh(&ink) {
@@ -257,6 +267,9 @@ fn glyph_in(
         },
         ink,
         doubtful: false,
+        alone: !blobs
+            .iter()
+            .any(|b| !b.inside(&g) && b.mark_like(inked.w, inked.h)),
     })
 }
 
@@ -335,54 +348,6 @@ impl InkBox {
     }
 }
 
-/// The digit's blob, and whether it is a dot matrix: the tallest blob with those that
-/// overlap it (a digit broken by thin strokes) or stand on it with a gap of a pixel or
-/// two (a 5's flag, a 7's bar cut off by JPEG; pencil marks stand a sixth of the cell
-/// apart). With no tall blob, a cluster of dots close together (a dot-matrix digit).
-fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
-    let tallest = *blobs.iter().max_by_key(|b| (b.y1 - b.y0, b.x1 - b.x0))?;
-    let tall_enough = (tallest.y1 - tallest.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
-    let gap = if tall_enough {
-        ((h as f32 * STACK_GAP) as u32).max(2)
-    } else {
-        0
-    };
-    let dotted = if tall_enough {
-        None
-    } else {
-        let boxes: Vec<[u32; 4]> = blobs.iter().map(|b| [b.x0, b.y0, b.x1, b.y1]).collect();
-        super::dots::cluster(&boxes, h).map(|[x0, y0, x1, y1]| Blob { x0, y0, x1, y1 })
-    };
-    let mut g = dotted.unwrap_or(tallest);
-    loop {
-        let before = (g.x0, g.y0, g.x1, g.y1);
-        for b in blobs {
-            let overlap_x = b.x0 <= g.x1 && b.x1 >= g.x0;
-            let overlap_y = b.y0 <= g.y1 + gap && b.y1 + gap >= g.y0;
-            // A stencil digit's pieces stand side by side, within its height, each a
-            // good part of it (not a fringe's or bevel's thin streak).
-            let beside = b.x1 >= b.x0 + 2
-                && 3 * (b.y1 - b.y0) >= g.y1 - g.y0
-                && b.x0 <= g.x1 + gap
-                && b.x1 + gap >= g.x0
-                && b.y0 + gap >= g.y0
-                && b.y1 <= g.y1 + gap;
-            if (overlap_x && overlap_y) || beside {
-                g = Blob {
-                    x0: g.x0.min(b.x0),
-                    y0: g.y0.min(b.y0),
-                    x1: g.x1.max(b.x1),
-                    y1: g.y1.max(b.y1),
-                };
-            }
-        }
-        if before == (g.x0, g.y0, g.x1, g.y1) {
-            break;
-        }
-    }
-    Some((g, dotted.is_some()))
-}
-
 /// What a solid block of ink (over [`MAX_FILL`] of its box) is.
 enum Block {
     /// Not a solid block: a digit's ink.
@@ -438,52 +403,10 @@ fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32) -> Block {
     }
 }
 
-/// True for a line remnant inside a cell's box: a streak a pixel or two thin (at most
-/// [`STREAK_THIN`] of the cell), along at least [`STREAK_LONG`] of a side and within
-/// [`STREAK_BAND`] of it (a bevel's edge or a colour fringe beside a grid line, where
-/// the box starts a pixel further out). A digit, even a 1, stands in the middle.
-fn edge_streak(b: &Blob, w: u32, h: u32) -> bool {
-    let (bw, bh) = ((b.x1 - b.x0 + 1) as f32, (b.y1 - b.y0 + 1) as f32);
-    let (w, h) = (w as f32, h as f32);
-    let thin = |t: f32, side: f32| t <= (STREAK_THIN * side).max(2.0);
-    let near = |lo: u32, hi: u32, side: f32| {
-        (hi as f32) < STREAK_BAND * side || lo as f32 > (1.0 - STREAK_BAND) * side - 1.0
-    };
-    let upright = thin(bw, w) && bh >= STREAK_LONG * h && near(b.x0, b.x1, w);
-    let lying = thin(bh, h) && bw >= STREAK_LONG * w && near(b.y0, b.y1, h);
-    upright || lying
-}
-
-const STREAK_THIN: f32 = 0.08;
-const STREAK_LONG: f32 = 0.5;
-const STREAK_BAND: f32 = 0.2;
-
-/// The height a glyph needs to count as a given. Glyph heights form one cluster
-/// (givens only) or two (pencil marks below givens, 0.3-0.6 of their height): the
-/// threshold goes in the widest gap between sorted heights, when that gap is a ratio of
-/// at least [`HEIGHT_GAP`] and leaves at least [`MIN_GIVENS`] glyphs above it (a puzzle
-/// has 17 givens or more; one taller blob where a digit touches a mark must not set the
-/// bar). Never below [`MIN_GIVEN_OF_CELL`] of the cell height.
-pub fn given_height_threshold(glyphs: &[Option<Glyph>], cell_height: f32) -> f32 {
-    let floor = MIN_GIVEN_OF_CELL * cell_height;
-    let mut heights: Vec<f32> = glyphs
-        .iter()
-        .flatten()
-        .filter(|g| !g.doubtful)
-        .map(|g| g.height())
-        .filter(|&h| h >= floor)
-        .collect();
-    heights.sort_by(f32::total_cmp);
-    let n = heights.len();
-    let mut best: Option<(f32, f32)> = None; // (ratio, threshold)
-    for i in 0..n.saturating_sub(1) {
-        let ratio = heights[i + 1] / heights[i];
-        if ratio >= HEIGHT_GAP && n - 1 - i >= MIN_GIVENS && best.is_none_or(|b| ratio > b.0) {
-            best = Some((ratio, (heights[i] + heights[i + 1]) / 2.0));
-        }
-    }
-    best.map(|b| b.1).unwrap_or(floor).max(floor)
-}
+mod blobs;
+mod heights;
+use blobs::{digit_blob, edge_streak, Blob};
+pub use heights::{doubt_lone_marks, given_height_threshold};
 
 #[cfg(test)]
 mod tests;

@@ -202,20 +202,24 @@ fn a_stencil_digits_pieces_side_by_side_are_one_glyph_but_a_thin_streak_beside_i
     assert_eq!((g.bbox.x, g.bbox.w), (28.0, 9.0), "the digit alone");
 }
 
+/// A glyph of height `h`, for the height tests.
+fn of_height(h: f32) -> Option<Glyph> {
+    Some(Glyph {
+        bbox: Rect {
+            x: 0.0,
+            y: 0.0,
+            w: 5.0,
+            h,
+        },
+        ink: GrayImage::new(1, 1),
+        doubtful: false,
+        alone: true,
+    })
+}
+
 #[test]
 fn pencil_marks_fall_below_the_given_threshold() {
-    let g = |h: f32| {
-        Some(Glyph {
-            bbox: Rect {
-                x: 0.0,
-                y: 0.0,
-                w: 5.0,
-                h,
-            },
-            ink: GrayImage::new(1, 1),
-            doubtful: false,
-        })
-    };
+    let g = of_height;
     // 20 givens 20-21 px high, 30 pencil marks 9-12 px, one 27 px blob (a digit
     // touching a mark): the bar falls between marks and givens.
     let mut glyphs: Vec<Option<Glyph>> = (0..20).map(|k| g(20.0 + (k % 2) as f32)).collect();
@@ -227,4 +231,73 @@ fn pencil_marks_fall_below_the_given_threshold() {
     // Givens alone: every glyph above the floor counts.
     let alone: Vec<Option<Glyph>> = (0..25).map(|k| g(18.0 + (k % 3) as f32)).collect();
     assert!(given_height_threshold(&alone, 40.0) <= 18.0);
+}
+
+#[test]
+fn a_flat_bar_of_a_digits_height_is_doubtful_but_a_wide_block_or_a_short_bar_is_empty() {
+    let white = [255, 255, 255];
+    // A 1 blur has filled to a bar (4 by 24 px in a 50 px cell): not proven empty.
+    let (img, cell) = cell_with(&[(28, 13, 4, 24)], [90, 90, 90], white);
+    assert!(cell_glyph(&img, &cell, white).unwrap().doubtful);
+    // A block cursor a third as wide as high or wider, and a pencil mark's bar: empty.
+    let (img, cell) = cell_with(&[(25, 13, 9, 24)], [90, 90, 90], white);
+    assert!(cell_glyph(&img, &cell, white).is_none());
+    let (img, cell) = cell_with(&[(28, 13, 3, 12)], [90, 90, 90], white);
+    assert!(cell_glyph(&img, &cell, white).is_none_or(|g| !g.doubtful && g.height() < 13.0));
+}
+
+#[test]
+fn a_glyph_with_pencil_marks_beside_it_is_not_alone() {
+    let white = [255, 255, 255];
+    // Two "0"-shaped marks blur has stacked into a digit's height in the middle column,
+    // and one to their right.
+    let mark = |x: u32, y: u32| {
+        [
+            (x, y, 1, 12),
+            (x + 4, y, 1, 12),
+            (x, y, 5, 1),
+            (x, y + 11, 5, 1),
+        ]
+    };
+    let stacked = [mark(28, 10), mark(28, 24), mark(42, 10)].concat();
+    let (img, cell) = cell_with(&stacked, [0; 3], white);
+    let g = cell_glyph(&img, &cell, white).unwrap();
+    assert!(!g.alone);
+    // A "0" alone, with a speck and a fringe along the cell's edge: alone.
+    let (img, cell) = cell_with(
+        &[
+            (25, 15, 2, 22),
+            (33, 15, 2, 22),
+            (25, 15, 10, 2),
+            (25, 35, 10, 2),
+            (40, 45, 1, 1),
+            (6, 20, 2, 6),
+        ],
+        [0; 3],
+        white,
+    );
+    let g = cell_glyph(&img, &cell, white).unwrap();
+    assert!(g.alone);
+}
+
+#[test]
+fn a_lone_glyph_below_the_givens_is_doubtful_and_many_are_pencil_marks() {
+    let g = of_height;
+    // 25 givens 9-10 px high in 15 px cells, and one 6 px glyph (an 8 blur has broken).
+    let mut glyphs: Vec<Option<Glyph>> = (0..25).map(|k| g(9.0 + (k % 2) as f32)).collect();
+    glyphs.push(g(6.0));
+    let t = given_height_threshold(&glyphs, 15.0);
+    assert!(t > 6.0 && t < 9.0, "threshold {t}");
+    doubt_lone_marks(&mut glyphs, 15.0, t);
+    assert!(
+        glyphs[25].as_ref().unwrap().doubtful,
+        "not proven a pencil mark"
+    );
+    assert!(!glyphs[0].as_ref().unwrap().doubtful);
+    // With pencil marks in other cells, it is one of them.
+    let mut glyphs: Vec<Option<Glyph>> = (0..25).map(|k| g(9.0 + (k % 2) as f32)).collect();
+    glyphs.extend((0..4).map(|_| g(3.0)));
+    glyphs.push(g(6.0));
+    doubt_lone_marks(&mut glyphs, 15.0, t);
+    assert!(!glyphs[29].as_ref().unwrap().doubtful);
 }

@@ -1,0 +1,108 @@
+//! A cell's blobs of ink, and which of them make its digit.
+
+/// Blobs this share of the cell height apart, one above the other, are one glyph.
+const STACK_GAP: f32 = 0.07;
+/// ... when the tallest blob is at least this share of the cell height: a part of a
+/// given (a 5's bowl), taller than any pencil mark (at most a fifth of the cell).
+const STACK_MIN_PART: f32 = 0.23;
+
+/// A connected blob of ink in a cell, in cell-local pixel coordinates (inclusive box).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Blob {
+    pub(super) x0: u32,
+    pub(super) y0: u32,
+    pub(super) x1: u32,
+    pub(super) y1: u32,
+}
+
+impl Blob {
+    pub(super) fn inside(&self, g: &Blob) -> bool {
+        self.x0 >= g.x0 && self.x1 <= g.x1 && self.y0 >= g.y0 && self.y1 <= g.y1
+    }
+
+    /// Whether the blob could be a pencil mark in a box `w` by `h`: more than a speck,
+    /// and centred at least [`MARK_INSET`] of the box in from its sides (marks stand
+    /// in three rows and columns a sixth of the cell in; grid lines' fringes at the
+    /// edge).
+    pub(super) fn mark_like(&self, w: u32, h: u32) -> bool {
+        let (bw, bh) = (self.x1 - self.x0 + 1, self.y1 - self.y0 + 1);
+        let (cx, cy) = (
+            (self.x0 + self.x1 + 1) as f32 / 2.0,
+            (self.y0 + self.y1 + 1) as f32 / 2.0,
+        );
+        let inside = |c: f32, side: u32| {
+            c >= MARK_INSET * side as f32 && c <= (1.0 - MARK_INSET) * side as f32
+        };
+        bw * bh >= 3 && inside(cx, w) && inside(cy, h)
+    }
+}
+
+const MARK_INSET: f32 = 0.125;
+
+/// The digit's blob, and whether it is a dot matrix: the tallest blob with those that
+/// overlap it (a digit broken by thin strokes) or stand on it with a gap of a pixel or
+/// two (a 5's flag, a 7's bar cut off by JPEG; pencil marks stand a sixth of the cell
+/// apart). With no tall blob, a cluster of dots close together (a dot-matrix digit).
+pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
+    let tallest = *blobs.iter().max_by_key(|b| (b.y1 - b.y0, b.x1 - b.x0))?;
+    let tall_enough = (tallest.y1 - tallest.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
+    let gap = if tall_enough {
+        ((h as f32 * STACK_GAP) as u32).max(2)
+    } else {
+        0
+    };
+    let dotted = if tall_enough {
+        None
+    } else {
+        let boxes: Vec<[u32; 4]> = blobs.iter().map(|b| [b.x0, b.y0, b.x1, b.y1]).collect();
+        super::super::dots::cluster(&boxes, h).map(|[x0, y0, x1, y1]| Blob { x0, y0, x1, y1 })
+    };
+    let mut g = dotted.unwrap_or(tallest);
+    loop {
+        let before = (g.x0, g.y0, g.x1, g.y1);
+        for b in blobs {
+            let overlap_x = b.x0 <= g.x1 && b.x1 >= g.x0;
+            let overlap_y = b.y0 <= g.y1 + gap && b.y1 + gap >= g.y0;
+            // A stencil digit's pieces stand side by side, within its height, each a
+            // good part of it (not a fringe's or bevel's thin streak).
+            let beside = b.x1 >= b.x0 + 2
+                && 3 * (b.y1 - b.y0) >= g.y1 - g.y0
+                && b.x0 <= g.x1 + gap
+                && b.x1 + gap >= g.x0
+                && b.y0 + gap >= g.y0
+                && b.y1 <= g.y1 + gap;
+            if (overlap_x && overlap_y) || beside {
+                g = Blob {
+                    x0: g.x0.min(b.x0),
+                    y0: g.y0.min(b.y0),
+                    x1: g.x1.max(b.x1),
+                    y1: g.y1.max(b.y1),
+                };
+            }
+        }
+        if before == (g.x0, g.y0, g.x1, g.y1) {
+            break;
+        }
+    }
+    Some((g, dotted.is_some()))
+}
+
+/// True for a line remnant inside a cell's box: a streak a pixel or two thin (at most
+/// [`STREAK_THIN`] of the cell), along at least [`STREAK_LONG`] of a side and within
+/// [`STREAK_BAND`] of it (a bevel's edge or a colour fringe beside a grid line, where
+/// the box starts a pixel further out). A digit, even a 1, stands in the middle.
+pub(super) fn edge_streak(b: &Blob, w: u32, h: u32) -> bool {
+    let (bw, bh) = ((b.x1 - b.x0 + 1) as f32, (b.y1 - b.y0 + 1) as f32);
+    let (w, h) = (w as f32, h as f32);
+    let thin = |t: f32, side: f32| t <= (STREAK_THIN * side).max(2.0);
+    let near = |lo: u32, hi: u32, side: f32| {
+        (hi as f32) < STREAK_BAND * side || lo as f32 > (1.0 - STREAK_BAND) * side - 1.0
+    };
+    let upright = thin(bw, w) && bh >= STREAK_LONG * h && near(b.x0, b.x1, w);
+    let lying = thin(bh, h) && bw >= STREAK_LONG * w && near(b.y0, b.y1, h);
+    upright || lying
+}
+
+const STREAK_THIN: f32 = 0.08;
+const STREAK_LONG: f32 = 0.5;
+const STREAK_BAND: f32 = 0.2;
