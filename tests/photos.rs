@@ -1,6 +1,7 @@
-//! Regression tests: five phone photos of newspaper sudokus (fixtures/photos, from the
-//! Wicht-v2 *train* split, which the digit model learned from) are still read exactly,
-//! through the photo reader and through the `sudoku-bot read` command a user runs.
+//! Regression tests: phone photos of newspaper sudokus (fixtures/photos, from the
+//! Wicht-v2 *train* split, which the digit model learned from): five are still read
+//! exactly, through the photo reader and through the `sudoku-bot read` command a user
+//! runs, and one whose 5 the classifier takes for an empty cell is refused, not misread.
 //! They guard against breaking the photo path; they measure no accuracy. Accuracy
 //! figures come from the held-out test split alone (`sudoku-bot eval`, README).
 
@@ -73,6 +74,22 @@ fn regression_sudoku_bot_read_prints_a_training_photos_grid() {
             "{name}; stderr: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+}
+
+#[test]
+fn regression_a_five_the_classifier_takes_for_an_empty_cell_is_doubtful_not_empty() {
+    // image209 (training split): r8c8 holds a 5 the classifier reads as empty (0.66),
+    // and the rest of the grid still has one solution: it came out as a confident,
+    // wrong grid before 2026-11-25. The cell's middle holds a digit's ink.
+    let classifier = DigitClassifier::load().expect("shipped model loads");
+    let gray = image::open(fixture("image209", "jpg")).unwrap().to_luma8();
+    match read_photo(&gray, &classifier) {
+        Err(sudoku_bot::vision::ReadError::Doubtful { cells, .. }) => {
+            assert!(cells.contains(&(7 * 9 + 7)), "doubtful: {cells:?}")
+        }
+        Ok(r) => panic!("read {}", r.grid.to_line()),
+        Err(e) => panic!("{e}"),
     }
 }
 

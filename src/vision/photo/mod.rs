@@ -85,13 +85,24 @@ pub fn read_with_mesh(
                 .collect();
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
             // A digit read in a cell whose middle is blank (the classifier took a line
-            // beside it for one) is doubtful: neither that digit nor proven empty.
-            let blank = d != 0 && centre_contrast(&cells[i]) < MIN_CENTRE_INK;
-            if blank {
-                tracing::debug!("r{}c{}: {d} read in a blank middle", r + 1, c + 1);
+            // beside it for one) is doubtful: neither that digit nor proven empty. So is
+            // a cell read as empty, not surely, with ink in its middle as dark as a
+            // digit's.
+            let ink = centre_contrast(&cells[i]);
+            let doubtful = if d == 0 {
+                probs[i][0] < SURE_EMPTY && ink >= MAX_EMPTY_INK
+            } else {
+                ink < MIN_CENTRE_INK
+            };
+            if doubtful {
+                tracing::debug!(
+                    "r{}c{}: {d} read, {ink} levels of ink in the middle",
+                    r + 1,
+                    c + 1
+                );
             }
             CellReading {
-                digit: (d != 0 && !blank).then_some(d),
+                digit: (d != 0 && !doubtful).then_some(d),
                 confidence: probs[i][d as usize],
                 method: if changed.contains(&i) {
                     Method::Rules
@@ -99,7 +110,7 @@ pub fn read_with_mesh(
                     Method::Classifier
                 },
                 cell_box,
-                digit_box: blank.then_some(cell_box),
+                digit_box: doubtful.then_some(cell_box),
                 alternatives: ranked
                     .into_iter()
                     .filter(|&(k, p)| k != 0 && k != d && p > 0.001)
@@ -129,6 +140,12 @@ pub fn read_with_mesh(
 /// A digit's strokes are at least this much darker than its cell's background
 /// somewhere in the cell's middle (the faintest of 160 labelled photos: 14).
 const MIN_CENTRE_INK: u8 = 8;
+
+/// A cell the classifier reads as empty with less than this probability...
+const SURE_EMPTY: f32 = 0.9;
+/// ... is doubtful with this much ink in its middle (of the 160 training photos' cells
+/// read as empty that unsurely, 15 had 1-26 levels; a 5 read as empty had 65).
+const MAX_EMPTY_INK: u8 = 30;
 
 /// How much darker than the cell's background (its median) the darkest pixel of the
 /// cell's middle is (the central 40% across, 50% down): every digit's strokes cross it.
