@@ -94,6 +94,26 @@ fn regression_a_five_the_classifier_takes_for_an_empty_cell_is_doubtful_not_empt
 }
 
 #[test]
+fn a_photo_whose_cells_are_under_12_px_is_refused() {
+    // image10 at a fifth of its size: 10 px cells, each digit a few grey pixels. The
+    // classifier read this one right, but blurred screenshots at that size it read
+    // wrong (a 1 as a 2): no reading is a guess.
+    let classifier = DigitClassifier::load().expect("shipped model loads");
+    let photo = image::open(fixture("image10", "jpg")).unwrap();
+    let (w, h) = (photo.width() * 22 / 100, photo.height() * 22 / 100);
+    let gray = photo
+        .resize_exact(w, h, image::imageops::FilterType::Triangle)
+        .to_luma8();
+    match read_photo(&gray, &classifier) {
+        Err(sudoku_bot::vision::ReadError::Doubtful { reason, .. }) => {
+            assert!(reason.contains("too small"), "{reason}")
+        }
+        Ok(r) => panic!("read {}", r.grid.to_line()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
 fn a_picture_without_a_grid_is_no_grid() {
     let classifier = DigitClassifier::load().unwrap();
     let blank = image::GrayImage::from_pixel(640, 480, image::Luma([190]));

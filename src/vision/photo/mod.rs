@@ -126,16 +126,36 @@ pub fn read_with_mesh(
     }
     let corners = mesh.corners();
     let to_picture = Homography::grid_to_quad(corners).ok_or(ReadError::NoGrid)?;
-    // A photo of a printed puzzle has one solution: several means a digit was missed.
-    Reading {
+    let mut sides: Vec<f32> = cell_readings
+        .iter()
+        .map(|c| c.cell_box.w.min(c.cell_box.h))
+        .collect();
+    sides.sort_by(f32::total_cmp);
+    let reading = Reading {
         grid,
         corners,
         cells: cell_readings,
         to_picture,
         verdict: Verdict::unjudged(),
+    };
+    if sides[40] < MIN_CELL_SIDE {
+        // A digit of a few pixels, blurred up to the classifier's size, is a guess.
+        return Err(ReadError::Doubtful {
+            reason: format!(
+                "the grid's cells are {:.0} px, too small to read",
+                sides[40]
+            ),
+            cells: (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect(),
+            reading: Box::new(reading),
+        });
     }
-    .judged(true)
+    // A photo of a printed puzzle has one solution: several means a digit was missed.
+    reading.judged(true)
 }
+
+/// The photo reader reads cells this many pixels a side or more (the screenshot
+/// reader reads 12 px cells of crisp digits; a photo's are blurred).
+const MIN_CELL_SIDE: f32 = 12.0;
 
 /// A digit's strokes are at least this much darker than its cell's background
 /// somewhere in the cell's middle (the faintest of 160 labelled photos: 14).
