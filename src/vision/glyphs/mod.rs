@@ -122,8 +122,13 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
         }
         return found;
     }
-    // No digit-sized glyph: the cell is empty only if no ink joined to its edge reaches
-    // its middle (a digit merged with a line remnant, or cut by a box drawn too tight).
+    // No digit-sized glyph: the cell is empty only if no faint ink makes a digit-sized
+    // mark in its middle (a light player digit, JPEG taking its thin strokes), and no
+    // ink joined to its edge reaches its middle (a digit merged with a line remnant, or
+    // cut by a box drawn too tight).
+    if faint_digit(img, cell, bg) {
+        return Some(doubtful_glyph(cell));
+    }
     if !edge_ink_in_middle(img, cell, bg) {
         return found;
     }
@@ -143,6 +148,63 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
         }
     }
     Some(doubtful_glyph(cell))
+}
+
+/// Whether half the ink contrast finds a digit-sized mark, centred, in a cell that holds
+/// no pencil marks: not a flat block (a cursor), not made of marks.
+fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
+    // Every digit crosses the middle of its cell: most cells have no ink there at all.
+    let (x0, y0) = (
+        (cell.x + 0.4 * cell.w) as u32,
+        (cell.y + 0.3 * cell.h) as u32,
+    );
+    let (x1, y1) = (
+        (cell.x + 0.6 * cell.w) as u32,
+        (cell.y + 0.7 * cell.h) as u32,
+    );
+    let (x1, y1) = (x1.min(img.width()), y1.min(img.height()));
+    let ink_in_middle = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .any(|(x, y)| distance(img.get_pixel(x, y).0, bg) > INK_CONTRAST / 2);
+    if !ink_in_middle {
+        return false;
+    }
+    let Some(inked) = InkBox::of(img, cell, bg) else {
+        return false;
+    };
+    // Pencil marks (two or more in the cell) join in their faint halos.
+    let marks = inked
+        .blobs(false)
+        .iter()
+        .filter(|b| b.mark_like(inked.w, inked.h))
+        .count();
+    if marks >= 2 {
+        return false;
+    }
+    let faint = INK_CONTRAST / 2;
+    inked.blobs_over(faint, false).iter().any(|b| {
+        let inked_pixels = (b.y0..=b.y1)
+            .flat_map(|y| (b.x0..=b.x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| inked.dist[(y * inked.w + x) as usize] > faint)
+            .count();
+        let area = ((b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1)) as f32;
+        if inked_pixels as f32 > MAX_FILL * area {
+            return false; // a flat block: a cursor, a swatch
+        }
+        let (x, y, w, h) = (
+            b.x0 as f32,
+            b.y0 as f32,
+            (b.x1 - b.x0 + 1) as f32,
+            (b.y1 - b.y0 + 1) as f32,
+        );
+        let mark = Rect {
+            x: cell.x + x,
+            y: cell.y + y,
+            w,
+            h,
+        };
+        h >= EDGE_INK_CHECK * cell.h && !off_centre(&mark, cell)
+    })
 }
 
 /// The mark of a cell that is not proven empty, yet holds no glyph to read.
@@ -307,8 +369,15 @@ impl InkBox {
 
     /// The ink's connected blobs (8-neighbourhood), frames and edge streaks left out.
     fn blobs(&self, keep_touching: bool) -> Vec<Blob> {
+        self.blobs_over(INK_CONTRAST, keep_touching)
+    }
+
+    /// [`InkBox::blobs`] of the pixels over `contrast` from the background.
+    fn blobs_over(&self, contrast: u8, keep_touching: bool) -> Vec<Blob> {
         let (w, h) = (self.w, self.h);
-        let mut flood = Flood::new(w, h, Neighbours::Eight, |x, y| self.is_ink(x, y));
+        let mut flood = Flood::new(w, h, Neighbours::Eight, |x, y| {
+            self.dist[(y * w + x) as usize] > contrast
+        });
         let mut blobs = Vec::new();
         while let Some((x, y)) = flood.next_component() {
             let mut b = Blob {

@@ -301,3 +301,45 @@ fn a_lone_glyph_below_the_givens_is_doubtful_and_many_are_pencil_marks() {
     doubt_lone_marks(&mut glyphs, 15.0, t);
     assert!(!glyphs[29].as_ref().unwrap().doubtful);
 }
+
+#[test]
+fn a_faint_digit_is_doubtful_but_a_faint_block_or_faint_halos_round_pencil_marks_are_not() {
+    let white = [255, 255, 255];
+    let faint = [220, 220, 220]; // 35 levels: under the ink contrast, over half of it
+    let ring = |x: u32, y: u32, w: u32, h: u32| {
+        [
+            (x, y, 2, h),
+            (x + w - 2, y, 2, h),
+            (x, y, w, 2),
+            (x, y + h - 2, w, 2),
+        ]
+    };
+    // A light "0" of a digit's height: not proven empty.
+    let (img, cell) = cell_with(&ring(25, 15, 10, 22), faint, white);
+    assert!(cell_glyph(&img, &cell, white).is_some_and(|g| g.doubtful));
+    // A light flat block (a cursor): empty.
+    let (img, cell) = cell_with(&[(25, 15, 10, 22)], faint, white);
+    assert!(cell_glyph(&img, &cell, white).is_none());
+    // Two dark pencil marks, in a light halo of a digit's height: marks.
+    let mut img = cell_with(&ring(25, 15, 10, 22), faint, white).0;
+    for (x, y) in [(20u32, 14u32), (34, 14)] {
+        for (dx, dy) in [
+            (0, 0),
+            (3, 0),
+            (0, 5),
+            (3, 5),
+            (1, 0),
+            (2, 0),
+            (1, 5),
+            (2, 5),
+        ] {
+            img.put_pixel(x + dx, y + dy, Rgb([0, 0, 0]));
+        }
+        for dy in 0..6 {
+            img.put_pixel(x, y + dy, Rgb([0, 0, 0]));
+            img.put_pixel(x + 3, y + dy, Rgb([0, 0, 0]));
+        }
+    }
+    let g = cell_glyph(&img, &cell, white);
+    assert!(g.as_ref().is_none_or(|g| !g.doubtful), "{g:?}");
+}

@@ -126,11 +126,6 @@ pub fn read_with_mesh(
     }
     let corners = mesh.corners();
     let to_picture = Homography::grid_to_quad(corners).ok_or(ReadError::NoGrid)?;
-    let mut sides: Vec<f32> = cell_readings
-        .iter()
-        .map(|c| c.cell_box.w.min(c.cell_box.h))
-        .collect();
-    sides.sort_by(f32::total_cmp);
     let reading = Reading {
         grid,
         corners,
@@ -138,19 +133,31 @@ pub fn read_with_mesh(
         to_picture,
         verdict: Verdict::unjudged(),
     };
-    if sides[40] < MIN_CELL_SIDE {
-        // A digit of a few pixels, blurred up to the classifier's size, is a guess.
-        return Err(ReadError::Doubtful {
-            reason: format!(
-                "the grid's cells are {:.0} px, too small to read",
-                sides[40]
-            ),
-            cells: (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect(),
-            reading: Box::new(reading),
-        });
-    }
+    let reading = big_enough(reading)?;
     // A photo of a printed puzzle has one solution: several means a digit was missed.
     reading.judged(true)
+}
+
+/// The reading, unless the grid's cells are under [`MIN_CELL_SIDE`]: a digit of a few
+/// pixels, blurred up to the classifier's size, is a guess.
+fn big_enough(reading: Reading) -> Result<Reading, ReadError> {
+    let mut sides: Vec<f32> = reading
+        .cells
+        .iter()
+        .map(|c| c.cell_box.w.min(c.cell_box.h))
+        .collect();
+    sides.sort_by(f32::total_cmp);
+    if sides[40] >= MIN_CELL_SIDE {
+        return Ok(reading);
+    }
+    Err(ReadError::Doubtful {
+        reason: format!(
+            "the grid's cells are {:.0} px, too small to read",
+            sides[40]
+        ),
+        cells: (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect(),
+        reading: Box::new(reading),
+    })
 }
 
 /// The photo reader reads cells this many pixels a side or more (the screenshot
