@@ -23,8 +23,8 @@ const MAX_FILL: f32 = 0.8;
 /// A glyph inside a cursor block is at least this share of the block's height (less is
 /// a digit's own counter, in a bold digit taken for a block).
 const MIN_INSIDE_BLOCK: f32 = 0.4;
-/// A flat block with no glyph inside is empty (a block cursor, a swatch) when at least
-/// more than a third as wide as it is high; a narrower bar may be a 1 (if a digit's height: a
+/// A flat block with no glyph inside is empty (a block cursor, a swatch) when more than
+/// a third as wide as it is high; a narrower bar of a digit's height may be a 1 (a
 /// pencil mark's 1 is a bar too).
 const MIN_BLOCK_ASPECT: u32 = 3;
 /// A block with no glyph inside is a cursor when this share of it is its own colour.
@@ -191,32 +191,25 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
         if inked_pixels as f32 > MAX_FILL * area {
             return false; // a flat block: a cursor, a swatch
         }
-        let (x, y, w, h) = (
-            b.x0 as f32,
-            b.y0 as f32,
-            (b.x1 - b.x0 + 1) as f32,
-            (b.y1 - b.y0 + 1) as f32,
-        );
-        let mark = Rect {
-            x: cell.x + x,
-            y: cell.y + y,
-            w,
-            h,
-        };
-        h >= EDGE_INK_CHECK * cell.h && !off_centre(&mark, cell)
+        let mark = inked.rect_of(b);
+        mark.h >= EDGE_INK_CHECK * cell.h && !off_centre(&mark, cell)
     })
 }
 
 /// The mark of a cell that is not proven empty, yet holds no glyph to read.
 fn doubtful_glyph(cell: &Rect) -> Glyph {
-    let (x, y) = (cell.x + cell.w * 0.3, cell.y + cell.h * 0.3);
+    doubtful_at(Rect {
+        x: cell.x + cell.w * 0.3,
+        y: cell.y + cell.h * 0.3,
+        w: cell.w * 0.4,
+        h: cell.h * 0.4,
+    })
+}
+
+/// A doubtful glyph over `bbox`: ink no reader is shown.
+fn doubtful_at(bbox: Rect) -> Glyph {
     Glyph {
-        bbox: Rect {
-            x,
-            y,
-            w: cell.w * 0.4,
-            h: cell.h * 0.4,
-        },
+        bbox,
         ink: GrayImage::new(1, 1),
         doubtful: true,
         alone: false,
@@ -300,19 +293,7 @@ fn glyph_in(
         // A flat bar of a digit's height, 2 px wide or more (a pixel-wide one is a
         // fringe or a bevel's edge): an I-beam cursor, or a 1 blur has filled to a bar.
         // Not proven empty.
-        Block::Empty => {
-            return Some(Glyph {
-                bbox: Rect {
-                    x: (inked.x0 + g.x0) as f32,
-                    y: (inked.y0 + g.y0) as f32,
-                    w: gw as f32,
-                    h: gh as f32,
-                },
-                ink: GrayImage::new(1, 1),
-                doubtful: true,
-                alone: false,
-            })
-        }
+        Block::Empty => return Some(doubtful_at(inked.rect_of(&g))),
     }
     let ink = inked.glyph_ink(&g);
     let ink = if dotted || super::dots::is_mesh(&ink) {
@@ -321,12 +302,7 @@ fn glyph_in(
         super::outline::filled(&ink).unwrap_or(ink)
     };
     Some(Glyph {
-        bbox: Rect {
-            x: (inked.x0 + g.x0) as f32,
-            y: (inked.y0 + g.y0) as f32,
-            w: gw as f32,
-            h: gh as f32,
-        },
+        bbox: inked.rect_of(&g),
         ink,
         doubtful: false,
         alone: !blobs
@@ -361,6 +337,16 @@ impl InkBox {
             .map(|(x, y)| distance(img.get_pixel(x0 + x, y0 + y).0, bg))
             .collect();
         Some(InkBox { x0, y0, w, h, dist })
+    }
+
+    /// A blob's box in picture pixels.
+    fn rect_of(&self, b: &Blob) -> Rect {
+        Rect {
+            x: (self.x0 + b.x0) as f32,
+            y: (self.y0 + b.y0) as f32,
+            w: (b.x1 - b.x0 + 1) as f32,
+            h: (b.y1 - b.y0 + 1) as f32,
+        }
     }
 
     fn is_ink(&self, x: u32, y: u32) -> bool {
@@ -447,12 +433,7 @@ fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32) -> Block {
     let mut by_lum = colours;
     by_lum.sort_by_key(|p| p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32);
     let block_colour = by_lum[by_lum.len() / 2];
-    let block = Rect {
-        x: (inked.x0 + g.x0) as f32,
-        y: (inked.y0 + g.y0) as f32,
-        w: gw as f32,
-        h: gh as f32,
-    };
+    let block = inked.rect_of(g);
     if let Some(inside) = glyph_in(img, &block, block_colour, depth + 1, false) {
         if inside.height() >= MIN_INSIDE_BLOCK * gh as f32 {
             return Block::Holds(inside);
