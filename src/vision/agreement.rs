@@ -51,3 +51,62 @@ pub(super) fn few_contradictions(
         |e| matches!(e, ReadError::Doubtful { cells, .. } if cells.len() <= MAX_CONTRADICTED),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, Verdict};
+    use crate::vision::geometry::Homography;
+    use crate::vision::Point;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn reading(line: &str) -> Reading {
+        Reading {
+            grid: Grid::parse(line).unwrap(),
+            corners: [Point { x: 0.0, y: 0.0 }; 4],
+            cells: Vec::new(),
+            to_picture: Homography::IDENTITY,
+            verdict: Verdict::unjudged(),
+        }
+    }
+
+    /// The puzzle with `cells` changed: a 4 where empty, else emptied.
+    fn changed(cells: &[usize]) -> String {
+        PUZZLE
+            .char_indices()
+            .map(|(i, c)| match (cells.contains(&i), c) {
+                (false, c) => c,
+                (true, '.') => '4',
+                (true, _) => '.',
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_photo_reading_two_cells_off_the_screenshots_puts_them_in_doubt() {
+        let screen = Ok(reading(PUZZLE));
+        let photo = reading(&changed(&[2, 40]));
+        match few_contradictions(&screen, &photo) {
+            Some(ReadError::Doubtful { cells, .. }) => assert_eq!(cells, vec![2, 40]),
+            other => panic!("{other:?}"),
+        }
+        assert!(few_contradictions(&screen, &reading(PUZZLE)).is_none());
+    }
+
+    #[test]
+    fn a_screenshot_reading_far_off_the_photos_has_no_say_and_its_doubtful_cells_none() {
+        // Twenty cells apart: the screenshot path did not see this grid.
+        let photo = reading(&changed(&(0..20).collect::<Vec<_>>()));
+        assert!(few_contradictions(&Ok(reading(PUZZLE)), &photo).is_none());
+        // The cells a refused screenshot reading doubted are the photo path's to read.
+        let screen = Err(ReadError::Doubtful {
+            reason: "unread".into(),
+            cells: vec![2, 40],
+            reading: Box::new(reading(PUZZLE)),
+        });
+        assert!(disagreement(&screen, &reading(&changed(&[2, 40]))).is_none());
+        assert!(disagreement(&screen, &reading(&changed(&[2, 41]))).is_some());
+    }
+}

@@ -88,25 +88,13 @@ impl Reader {
             );
         }
         let mut unknown_groups = self.record_answers(&groups, &answers, &disputed, &mut cells);
-        // The rules name a glyph no reader named only if it is a digit: of the givens'
-        // height, alone in its cell, and big enough that the readers' silence means a
-        // strange face rather than too few pixels. Other ink in an empty cell (a line's fringe, pencil
-        // marks run together) would take the solution's digit there.
+        // The rules name a glyph no reader named only if it may be a digit: other ink in
+        // an empty cell (a line's fringe, pencil marks run together) would take the
+        // solution's digit there.
         let usual = median_height(givens);
         unknown_groups.retain(|&g| {
             let members = &groups[g].1;
-            let h = tallest(members, givens).height();
-            tracing::debug!(
-                "h {h} usual {usual} alone {:?}",
-                members
-                    .iter()
-                    .map(|&i| givens[i].map(|g| (g.alone, g.bbox)))
-                    .collect::<Vec<_>>()
-            );
-            let digit_like = h >= MIN_RULED_HEIGHT
-                && h <= usual * MAX_HEIGHT_RATIO
-                && h * MAX_HEIGHT_RATIO >= usual
-                && members.iter().all(|&i| givens[i].is_some_and(|g| g.alone));
+            let digit_like = digit_like(members, givens, usual);
             if !digit_like {
                 tracing::debug!(
                     "r{}c{}: no reader names it, and it may not be a digit",
@@ -442,6 +430,17 @@ const MAX_HEIGHT_RATIO: f32 = 1.25;
 /// fringe cannot be told from a digit no reader names.
 const MIN_RULED_HEIGHT: f32 = 10.0;
 
+/// Whether a group's glyphs may be a digit no reader names (a strange face): of the
+/// givens' `usual` height, [`MIN_RULED_HEIGHT`] or more (so that the readers' silence
+/// is not for too few pixels), and each alone in its cell (no pencil marks beside it).
+fn digit_like(members: &[usize], givens: &[Option<&Glyph>], usual: f32) -> bool {
+    let h = tallest(members, givens).height();
+    h >= MIN_RULED_HEIGHT
+        && h <= usual * MAX_HEIGHT_RATIO
+        && h * MAX_HEIGHT_RATIO >= usual
+        && members.iter().all(|&i| givens[i].is_some_and(|g| g.alone))
+}
+
 /// The median height of the given glyphs.
 fn median_height(givens: &[Option<&Glyph>]) -> f32 {
     let mut heights: Vec<f32> = givens
@@ -461,4 +460,53 @@ fn tallest<'a>(members: &[usize], givens: &[Option<&'a Glyph>]) -> &'a Glyph {
         .filter_map(|&i| givens[i])
         .max_by(|a, b| a.bbox.h.total_cmp(&b.bbox.h))
         .expect("a group has at least one glyph")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::Rect;
+    use image::GrayImage;
+
+    fn glyph(h: f32, alone: bool) -> Glyph {
+        Glyph {
+            bbox: Rect {
+                x: 0.0,
+                y: 0.0,
+                w: h / 2.0,
+                h,
+            },
+            ink: GrayImage::new(1, 1),
+            doubtful: false,
+            alone,
+        }
+    }
+
+    #[test]
+    fn only_a_digit_like_glyph_no_reader_names_goes_to_the_rules() {
+        let (given, tall, tiny, beside_marks) = (
+            glyph(24.0, true),
+            glyph(31.0, true),
+            glyph(8.0, true),
+            glyph(24.0, false),
+        );
+        let givens = [Some(&given), Some(&tall), Some(&tiny), Some(&beside_marks)];
+        assert!(
+            digit_like(&[0], &givens, 24.0),
+            "a strange face at the givens' height"
+        );
+        assert!(
+            !digit_like(&[1], &givens, 24.0),
+            "a line's fringe, taller than digits"
+        );
+        assert!(!digit_like(&[2], &givens, 8.0), "too few pixels to say");
+        assert!(
+            !digit_like(&[3], &givens, 24.0),
+            "pencil marks run together"
+        );
+        assert!(
+            !digit_like(&[0, 3], &givens, 24.0),
+            "one member beside marks"
+        );
+    }
 }
