@@ -9,6 +9,10 @@
 //! uses only the solver and `solve`'s own mode, so the linker (which passes
 //! `--as-needed`) records no dependency on those libraries here.
 //!
+//! The full program is looked for next to this file, then on `PATH`, then in the
+//! install prefix ([`full_candidates`]), so a lone copy of `sudoku-bot` works as long
+//! as `sudoku-bot-full` is installed somewhere a user would put it.
+//!
 //! The front answers only the invocations whose output is the same either way:
 //! `sudoku-bot solve [PUZZLE...]` with no option among the arguments (options such as
 //! `-v` or `--help` are the full program's to handle) and no log filter in `RUST_LOG`
@@ -57,20 +61,57 @@ fn plain_solve(args: &[OsString]) -> Option<Vec<String>> {
 
 /// Replaces this process with the full program; returns only when that fails.
 fn exec_full(args: &[OsString]) -> ExitCode {
-    let full = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join(FULL)))
-        .unwrap_or_else(|| PathBuf::from(FULL));
-    let mut cmd = Command::new(&full);
+    let candidates = full_candidates();
+    let Some(full) = candidates.iter().find(|p| p.is_file()) else {
+        let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "sudoku-bot: cannot find {FULL}, the other half of sudoku-bot (looked in {}); \
+install both, e.g. with `cargo install --path .` or the .deb",
+            looked.join(", ")
+        );
+        return ExitCode::from(1);
+    };
+    let mut cmd = Command::new(full);
     if let Some(arg0) = args.first() {
         cmd.arg0(arg0);
     }
     let err = cmd.args(args.iter().skip(1)).exec();
     let _ = writeln!(
         std::io::stderr(),
-        "sudoku-bot: could not start {}: {err}; it is built and installed with sudoku-bot \
-(`cargo build --release` builds both)",
+        "sudoku-bot: could not start {}: {err}",
         full.display()
     );
     ExitCode::from(1)
+}
+
+/// Where the full program may be, in the order tried: next to this executable (after
+/// symlinks are followed, so a link in ~/bin to a build folder works), then in each
+/// folder of `PATH`, then in the install prefix this front was built for
+/// (`$SUDOKU_BOT_PREFIX/bin` at build time, default /usr/local), then /usr/bin and
+/// /usr/lib/sudoku-bot (the .deb).
+fn full_candidates() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.canonicalize().ok().or(Some(exe)))
+        .and_then(|exe| exe.parent().map(PathBuf::from))
+    {
+        dirs.push(dir);
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path).filter(|d| d.is_absolute()));
+    }
+    let prefix = option_env!("SUDOKU_BOT_PREFIX").unwrap_or("/usr/local");
+    dirs.push(PathBuf::from(prefix).join("bin"));
+    dirs.push(PathBuf::from("/usr/bin"));
+    dirs.push(PathBuf::from("/usr/lib/sudoku-bot"));
+    let mut seen = Vec::new();
+    for dir in dirs {
+        let full = dir.join(FULL);
+        if !seen.contains(&full) {
+            seen.push(full);
+        }
+    }
+    seen
 }
