@@ -38,16 +38,39 @@ pub fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            let _ = writeln!(std::io::stderr(), "sudoku-bot: {}", one_line(&err));
-            exit_code(&err)
-        }
+        Err(err) => report(&err),
     }
 }
 
+/// As [`finish`], for `--json`: standard output carries only JSON, so an error is also
+/// printed there, as `{"error": SENTENCE, "exit_code": N}` on one line.
+pub fn finish_json(result: anyhow::Result<ExitCode>) -> ExitCode {
+    match result {
+        Err(err) if !is_broken_pipe(&err) => {
+            let doc = serde_json::json!({
+                "error": one_line(&err),
+                "exit_code": if err.chain().any(|e| e.is::<UsageError>()) { 2 } else { 1 },
+            });
+            let _ = writeln!(std::io::stdout(), "{doc}");
+            report(&err)
+        }
+        other => finish(other),
+    }
+}
+
+/// Reports `err` on stderr as one sentence and says its exit code.
+pub fn report(err: &anyhow::Error) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "sudoku-bot: {}", one_line(err));
+    exit_code(err)
+}
+
+/// Whether writing to a closed pipe is what failed (directly, or inside a JSON writer).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        let kind = e
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| e.downcast_ref::<serde_json::Error>()?.io_error_kind());
+        kind == Some(std::io::ErrorKind::BrokenPipe)
     })
 }

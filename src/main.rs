@@ -1,88 +1,13 @@
 //! The front door: parse the command line, dispatch to one mode, report errors once.
 
-use std::path::PathBuf;
+mod cli;
+
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use sudoku_bot::{error, modes};
-
-/// Plays Sudoku games by looking at the screen.
-///
-/// Without a subcommand it watches the window named by --window and plays every new
-/// puzzle that appears in it.
-#[derive(Parser, Debug)]
-#[command(
-    name = "sudoku-bot",
-    version,
-    about,
-    args_conflicts_with_subcommands = true
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-
-    /// Title (exact, else app name, else substring) of the game window to play.
-    #[arg(long, value_name = "TITLE")]
-    window: Option<String>,
-
-    /// Play one puzzle, then exit: 0 when the grid was filled and verified.
-    #[arg(long)]
-    once: bool,
-
-    /// Send no input; print each move as `rRcC=D at (X,Y)`.
-    #[arg(long)]
-    dry_run: bool,
-
-    /// Desktop to play on (default: the config's `backend`, else the session's kind).
-    #[arg(long, value_enum, value_name = "BACKEND")]
-    backend: Option<sudoku_bot::backend::Backend>,
-
-    /// Configuration file (default ./config.toml, else the user's config directory).
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-
-    /// Say more on stderr (-v: decisions, -vv: timings and details).
-    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
-    verbose: u8,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Print the grid read from a picture as one 81-character line.
-    Read {
-        /// Screenshot or photo (PNG, JPEG, BMP).
-        image: PathBuf,
-        /// Add a JSON document with corners, cell boxes, confidences and methods.
-        #[arg(long)]
-        json: bool,
-        /// Write pictures of each stage into this folder.
-        #[arg(long, value_name = "DIR")]
-        debug: Option<PathBuf>,
-    },
-    /// Solve puzzles given as arguments, or one a line on standard input.
-    Solve {
-        /// 81-character puzzles ('.' or '0' for empty cells).
-        puzzles: Vec<String>,
-    },
-    /// Draw the solution into the empty cells of the picture.
-    Overlay {
-        image: PathBuf,
-        /// Where to write the PNG.
-        #[arg(short = 'o', long = "output", value_name = "OUT.png")]
-        output: PathBuf,
-        /// Write stage pictures, and mark doubtful cells, into this folder.
-        #[arg(long, value_name = "DIR")]
-        debug: Option<PathBuf>,
-    },
-    /// List the windows that can be captured: title, app name, position, size.
-    Windows,
-    /// Measure the reader on a labelled set: grids exact, cell accuracy, time an image.
-    Eval {
-        /// Label files: a Wicht-style .desc list, a folder of IMAGE + IMAGE.txt pairs,
-        /// or a fixtures manifest.
-        labels: Vec<PathBuf>,
-    },
-}
+use clap::{CommandFactory, Parser};
+use cli::{Cli, Command, Generate};
+use sudoku_bot::{error, modes, UsageError};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -93,23 +18,51 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    init_logging(cli.verbose);
-    error::finish(try_main(cli))
+    init_logging(&cli);
+    let json = matches!(
+        cli.command,
+        Some(Command::Read { json: true, .. })
+            | Some(Command::Solve { json: true, .. })
+            | Some(Command::Eval { json: true, .. })
+    );
+    let result = try_main(cli);
+    if json {
+        error::finish_json(result)
+    } else {
+        error::finish(result)
+    }
 }
 
 fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(kind) = cli.generate {
+        return generate(kind);
+    }
+    if let Some(flag) = cli.misplaced_watch_flag() {
+        return Err(UsageError(format!(
+            "{flag} is a flag of the watch (sudoku-bot {flag} ... without a subcommand), not of a subcommand"
+        ))
+        .into());
+    }
+    let progress = !cli.quiet && cli.verbose == 0;
     match cli.command {
         Some(Command::Read { image, json, debug }) => {
             modes::read::run(&image, json, debug.as_deref())
         }
-        Some(Command::Solve { puzzles }) => modes::solve::run(&puzzles),
+        Some(Command::Solve { puzzles, json }) => modes::solve::run_with(
+            &puzzles,
+            modes::solve::Options {
+                json,
+                quiet: cli.quiet,
+            },
+        ),
         Some(Command::Overlay {
             image,
             output,
             debug,
         }) => modes::overlay::run(&image, &output, debug.as_deref()),
         Some(Command::Windows) => modes::windows::run(),
-        Some(Command::Eval { labels }) => modes::eval::run(&labels),
+        Some(Command::Eval { labels, json }) => modes::eval::run(&labels, json, progress),
+        Some(Command::Config { default }) => modes::config::run(cli.config.as_deref(), default),
         None => modes::watch::run(modes::watch::Options {
             window: cli.window,
             once: cli.once,
@@ -120,12 +73,35 @@ fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Logs go to stderr; -v shows the bot's decisions, -vv timings, each line with the
-/// seconds since start (as with RUST_LOG, which overrides the filter).
-fn init_logging(verbose: u8) {
-    let level = match verbose {
-        0 => "warn",
-        1 => "info",
+/// `--generate`: the man page or a completion script, from the flags defined above.
+fn generate(kind: Generate) -> anyhow::Result<ExitCode> {
+    let mut cmd = Cli::command();
+    // Into memory first: clap_complete panics when its writer fails (a closed pipe).
+    let mut text = Vec::new();
+    let shell = match kind {
+        Generate::Man => None,
+        Generate::Bash => Some(clap_complete::Shell::Bash),
+        Generate::Zsh => Some(clap_complete::Shell::Zsh),
+        Generate::Fish => Some(clap_complete::Shell::Fish),
+        Generate::Elvish => Some(clap_complete::Shell::Elvish),
+        Generate::Powershell => Some(clap_complete::Shell::PowerShell),
+    };
+    match shell {
+        Some(shell) => clap_complete::generate(shell, &mut cmd, "sudoku-bot", &mut text),
+        None => clap_mangen::Man::new(cmd).render(&mut text)?,
+    }
+    std::io::stdout().lock().write_all(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Logs go to stderr: warnings only by default, none with --quiet; -v shows the bot's
+/// decisions, -vv timings, each line with the seconds since start (as with RUST_LOG,
+/// which overrides the filter). Colour only on a terminal (see [`cli::Color`]).
+fn init_logging(cli: &Cli) {
+    let level = match (cli.quiet, cli.verbose) {
+        (true, _) => "error",
+        (_, 0) => "warn",
+        (_, 1) => "info",
         _ => "debug",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -133,8 +109,9 @@ fn init_logging(verbose: u8) {
     let fmt = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(cli.color.enabled(std::io::stderr().is_terminal()))
         .with_target(false);
-    if verbose >= 2 || std::env::var_os("RUST_LOG").is_some() {
+    if cli.verbose >= 2 || std::env::var_os("RUST_LOG").is_some() {
         fmt.with_timer(tracing_subscriber::fmt::time::uptime())
             .init();
     } else {

@@ -38,13 +38,11 @@ fn prints_the_grid_as_one_line() {
 }
 
 #[test]
-fn json_adds_corners_cells_confidence_and_method() {
+fn json_prints_only_a_document_with_corners_cells_confidence_and_method() {
     let o = bot(&["read", &fixture(GNOME_EASY), "--json"]);
     assert!(o.status.success());
-    let out = String::from_utf8(o.stdout).unwrap();
-    let (first, rest) = out.split_once('\n').unwrap();
-    assert_eq!(first, GNOME_EASY_GRID);
-    let doc: serde_json::Value = serde_json::from_str(rest).unwrap();
+    // Only JSON on stdout, so `| jq` works (issue 28): no grid line before it.
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["grid"], GNOME_EASY_GRID);
     assert_eq!(doc["corners"].as_array().unwrap().len(), 4);
     let cells = doc["cells"].as_array().unwrap();

@@ -13,22 +13,105 @@ pub enum Source {
     Defaults,
 }
 
-/// Loads the configuration: `explicit` (which must exist), else `./config.toml`, else
-/// the user's config directory, else the defaults. Any problem is a [`UsageError`].
-pub fn load(explicit: Option<&Path>) -> Result<(Config, Source), UsageError> {
-    if let Some(path) = explicit {
-        return Ok((load_file(path)?, Source::File(path.to_path_buf())));
-    }
-    let mut candidates = vec![PathBuf::from("config.toml")];
-    if let Some(dirs) = directories::ProjectDirs::from("", "", "sudoku-bot") {
-        candidates.push(dirs.config_dir().join("config.toml"));
-    }
-    for path in candidates {
-        if path.is_file() {
-            return Ok((load_file(&path)?, Source::File(path)));
+/// The environment variable naming a configuration file, after `--config`.
+pub const CONFIG_ENV: &str = "SUDOKU_BOT_CONFIG";
+
+/// How the configuration file was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// Named by `--config`.
+    Flag,
+    /// Named by `$SUDOKU_BOT_CONFIG`.
+    Env,
+    /// The user's own file in the XDG config folder.
+    User,
+}
+
+impl Found {
+    /// How `sudoku-bot config` says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Found::Flag => "named by --config",
+            Found::Env => "named by $SUDOKU_BOT_CONFIG",
+            Found::User => "the user's configuration file",
         }
     }
-    Ok((Config::default(), Source::Defaults))
+}
+
+/// The configuration file in effect, if any: `explicit` (`--config`), else the file
+/// `$SUDOKU_BOT_CONFIG` names, else `$XDG_CONFIG_HOME/sudoku-bot/config.toml`
+/// (~/.config/sudoku-bot/config.toml). A named file must exist. A `config.toml` in the
+/// current folder is read only when named: another folder's file must not take over
+/// the bot silently.
+pub fn locate(
+    explicit: Option<&Path>,
+    env: Option<std::ffi::OsString>,
+) -> Result<Option<(PathBuf, Found)>, UsageError> {
+    let named = explicit
+        .map(|p| (p.to_path_buf(), Found::Flag))
+        .or_else(|| {
+            env.filter(|v| !v.is_empty())
+                .map(|v| (PathBuf::from(v), Found::Env))
+        });
+    if let Some((path, found)) = named {
+        if !path.is_file() {
+            return Err(UsageError(format!(
+                "cannot read configuration file {} ({}): no such file",
+                path.display(),
+                found.describe()
+            )));
+        }
+        return Ok(Some((path, found)));
+    }
+    let user = user_config_path().filter(|p| p.is_file());
+    if user.is_none() && Path::new("config.toml").is_file() {
+        tracing::info!("./config.toml is not read unless named: --config config.toml uses it");
+    }
+    Ok(user.map(|p| (p, Found::User)))
+}
+
+/// `$XDG_CONFIG_HOME/sudoku-bot/config.toml`, whether or not it exists.
+pub fn user_config_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "sudoku-bot")
+        .map(|dirs| dirs.config_dir().join("config.toml"))
+}
+
+/// Where pictures of refused reads go when `watch.debug_dir` is not set:
+/// `$XDG_CACHE_HOME/sudoku-bot` (~/.cache/sudoku-bot), private to the user.
+pub fn cache_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "sudoku-bot").map(|dirs| dirs.cache_dir().to_path_buf())
+}
+
+/// Creates `dir` (and its parents) readable by the user alone (mode 0700), or makes an
+/// existing one so: the pictures in it show the user's screen.
+pub fn make_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+/// Loads the configuration in effect ([`locate`]), else the defaults. Any problem is a
+/// [`UsageError`]. An unset `watch.debug_dir` becomes [`cache_dir`], created private.
+pub fn load(explicit: Option<&Path>) -> Result<(Config, Source), UsageError> {
+    let (mut config, source) = match locate(explicit, std::env::var_os(CONFIG_ENV))? {
+        Some((path, _)) => (load_file(&path)?, Source::File(path)),
+        None => (Config::default(), Source::Defaults),
+    };
+    if config.watch.debug_dir.is_none() {
+        if let Some(dir) = cache_dir() {
+            if let Err(e) = make_private_dir(&dir) {
+                tracing::warn!(
+                    "cannot create {} for pictures of refused reads: {e}",
+                    dir.display()
+                );
+            }
+            config.watch.debug_dir = Some(dir);
+        }
+    }
+    Ok((config, source))
 }
 
 /// Reads and checks one configuration file.
@@ -89,8 +172,9 @@ fn invalid(key: &'static str, what: String) -> Result<(), Invalid> {
     Err(Invalid { key, what })
 }
 
-/// The line number and text of `table.key` in the file, for messages.
-fn line_of(text: &str, key: &str) -> Option<(usize, String)> {
+/// The line number and text of `table.key` in the file (`.key` for a key before any
+/// table), for messages.
+pub fn line_of(text: &str, key: &str) -> Option<(usize, String)> {
     let (table, name) = key.split_once('.')?;
     let mut current = String::new();
     for (n, line) in text.lines().enumerate() {

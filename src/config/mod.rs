@@ -2,8 +2,9 @@
 //! help, how to enter digits, and how fast. Every key is optional; with no file at all the
 //! bot plays GNOME Sudoku-like games by clicking a cell and typing the digit.
 //!
-//! The file is looked for at `--config FILE`, else `./config.toml`, else the user's
-//! configuration directory (`~/.config/sudoku-bot/config.toml` on Linux). Unknown keys
+//! The file is looked for at `--config FILE`, else `$SUDOKU_BOT_CONFIG`, else the user's
+//! configuration directory (`~/.config/sudoku-bot/config.toml` on Linux); a
+//! `config.toml` in the current folder only when named. Unknown keys
 //! and wrong types are errors that name the file, the line and the key
 //! (`config/config.example.toml` documents every key with its default).
 
@@ -12,7 +13,10 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 mod load;
-pub use load::{load, load_file, parse, Source};
+pub use load::{
+    cache_dir, line_of, load, load_file, locate, make_private_dir, parse, user_config_path, Found,
+    Source, CONFIG_ENV,
+};
 
 /// The whole configuration. `Default` is what the bot uses with no file.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -226,7 +230,8 @@ pub struct WatchConfig {
     pub once_timeout: u64,
     /// How many times verification may re-enter cells that did not take.
     pub verify_rounds: u32,
-    /// Folder for pictures of refused or failed reads (default: the system temp folder).
+    /// Folder for pictures of refused or failed reads (default: `$XDG_CACHE_HOME/sudoku-bot`,
+    /// filled in by [`load`]).
     pub debug_dir: Option<PathBuf>,
     /// How many of those pictures to keep: the oldest go first. The same picture
     /// (same fingerprint) is never saved twice.

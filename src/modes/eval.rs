@@ -6,13 +6,14 @@
 //!
 //! One summary line per set: grids exact, grids misread (given as a confident answer
 //! and wrong: the count that must stay 0), grids refused, cell accuracy, cells wrong,
-//! locator hits, median and mean time an image. With `-v`, a line per picture read wrongly.
+//! locator hits, median and mean time an image (`--json`: one object a set). A progress
+//! bar on a terminal; with `-v`, a line per picture, and one per picture read wrongly.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
+use std::io::Write;
 
 use crate::dataset::{corners_match, load_set, Sample};
 use crate::grid::Grid;
@@ -29,8 +30,9 @@ struct Outcome {
     millis: f64,
 }
 
-/// Runs every set and prints one summary line each.
-pub fn run(labels: &[PathBuf]) -> anyhow::Result<ExitCode> {
+/// Runs every set and prints one summary line each (`json`: one JSON object each). With
+/// `progress`, a bar on stderr shows the pictures done when stderr is a terminal.
+pub fn run(labels: &[PathBuf], json: bool, progress: bool) -> anyhow::Result<ExitCode> {
     if labels.is_empty() {
         return Err(
             UsageError("eval needs at least one label file (.desc or manifest)".into()).into(),
@@ -47,12 +49,21 @@ pub fn run(labels: &[PathBuf]) -> anyhow::Result<ExitCode> {
     } else {
         Some(Reader::new()?)
     };
+    let mut out = std::io::stdout().lock();
     for set in labels {
-        let samples = load_set(set)?;
+        // A label file that is missing or not a label file is bad usage, as a missing
+        // picture is for `read`.
+        let samples = load_set(set).map_err(|e| UsageError(format!("{e:#}")))?;
+        let bar = progress_bar(progress, samples.len(), set);
         let mut outcomes = Vec::with_capacity(samples.len());
         for s in &samples {
-            let picture = image::open(&s.image)
-                .with_context(|| format!("cannot open {}", s.image.display()))?;
+            let picture = image::open(&s.image).map_err(|e| {
+                UsageError(format!(
+                    "cannot open {} (listed in {}): {e}",
+                    s.image.display(),
+                    set.display()
+                ))
+            })?;
             let start = Instant::now();
             let result = match reader.as_mut() {
                 Some(r) => r.read(&picture, None),
@@ -65,19 +76,110 @@ pub fn run(labels: &[PathBuf]) -> anyhow::Result<ExitCode> {
                 Err(ReadError::Doubtful { reading, .. }) => Some(*reading),
                 Err(_) => None,
             };
+            tracing::info!(
+                "{}: {}, {millis:.0} ms",
+                s.image.display(),
+                match (&reading, confident) {
+                    (None, _) => "no grid",
+                    (Some(_), false) => "refused",
+                    (Some(_), true) => "read",
+                }
+            );
             outcomes.push(Outcome {
                 read: reading.as_ref().map(|r| r.grid),
                 confident,
                 corners: reading.as_ref().map(|r| r.corners),
                 millis,
             });
+            bar.inc(1);
         }
-        report(set, &samples, &outcomes, photo_only);
+        bar.finish_and_clear();
+        let summary = summarise(&samples, &outcomes);
+        if json {
+            writeln!(out, "{}", summary.to_json(set, photo_only))?;
+        } else {
+            writeln!(out, "{}", summary.line(set, photo_only))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn report(set: &Path, samples: &[Sample], outcomes: &[Outcome], photo_only: bool) {
+/// A bar on stderr for one set's pictures, hidden unless `shown` and stderr is a
+/// terminal (indicatif draws nothing on a pipe or a file).
+fn progress_bar(shown: bool, len: usize, set: &Path) -> indicatif::ProgressBar {
+    if !shown {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{prefix} {wide_bar} {pos}/{len} pictures, {eta} left",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_prefix(set.display().to_string());
+    bar
+}
+
+/// One set's figures.
+struct Summary {
+    images: usize,
+    exact: usize,
+    misread: usize,
+    refused: usize,
+    cells: usize,
+    wrong_cells: usize,
+    /// Locator hits, and pictures with a true outline to compare with.
+    hits: usize,
+    with_outline: usize,
+    median_ms: f64,
+    mean_ms: f64,
+}
+
+impl Summary {
+    fn line(&self, set: &Path, photo_only: bool) -> String {
+        let n = self.images.max(1);
+        let locator = if self.with_outline > 0 {
+            format!(", locator hits {}/{}", self.hits, self.with_outline)
+        } else {
+            String::new()
+        };
+        format!(
+            "{}: {}/{} grids exact ({:.1}%), {} misread, {} refused, cells {:.2}% right ({} of {} wrong){}, {:.0} ms median, {:.0} ms mean an image{}",
+            set.display(),
+            self.exact,
+            self.images,
+            100.0 * self.exact as f64 / n as f64,
+            self.misread,
+            self.refused,
+            100.0 * (self.cells - self.wrong_cells) as f64 / self.cells.max(1) as f64,
+            self.wrong_cells,
+            self.cells,
+            locator,
+            self.median_ms,
+            self.mean_ms,
+            if photo_only { " [photo reader]" } else { "" },
+        )
+    }
+
+    fn to_json(&self, set: &Path, photo_only: bool) -> serde_json::Value {
+        serde_json::json!({
+            "set": set.display().to_string(),
+            "reader": if photo_only { "photo" } else { "full" },
+            "images": self.images,
+            "exact": self.exact,
+            "misread": self.misread,
+            "refused": self.refused,
+            "cells": self.cells,
+            "cells_wrong": self.wrong_cells,
+            "locator_hits": self.hits,
+            "locator_outlines": self.with_outline,
+            "median_ms": self.median_ms,
+            "mean_ms": self.mean_ms,
+        })
+    }
+}
+
+fn summarise(samples: &[Sample], outcomes: &[Outcome]) -> Summary {
     let n = samples.len().max(1);
     let mut exact = 0;
     let (mut misread, mut refused) = (0, 0);
@@ -129,26 +231,16 @@ fn report(set: &Path, samples: &[Sample], outcomes: &[Outcome], photo_only: bool
     times.sort_by(f64::total_cmp);
     let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
     let mean = times.iter().sum::<f64>() / n as f64;
-    let cells = 81 * samples.len();
-    let locator = if with_outline > 0 {
-        format!(", locator hits {hits}/{with_outline}")
-    } else {
-        String::new()
-    };
-    println!(
-        "{}: {}/{} grids exact ({:.1}%), {} misread, {} refused, cells {:.2}% right ({} of {} wrong){}, {:.0} ms median, {:.0} ms mean an image{}",
-        set.display(),
+    Summary {
+        images: samples.len(),
         exact,
-        samples.len(),
-        100.0 * exact as f64 / n as f64,
         misread,
         refused,
-        100.0 * (cells - wrong_cells) as f64 / cells.max(1) as f64,
+        cells: 81 * samples.len(),
         wrong_cells,
-        cells,
-        locator,
-        median,
-        mean,
-        if photo_only { " [photo reader]" } else { "" },
-    );
+        hits,
+        with_outline,
+        median_ms: median,
+        mean_ms: mean,
+    }
 }

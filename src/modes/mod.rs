@@ -1,5 +1,6 @@
 //! One function a command-line mode, each readable top to bottom.
 
+pub mod config;
 pub mod eval;
 pub mod overlay;
 pub mod read;

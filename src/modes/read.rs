@@ -1,6 +1,6 @@
 //! `sudoku-bot read`: print the grid read from a picture.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -8,17 +8,23 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::vision::{
-    CellReading, Point, Reader, ReaderOptions, Reading, MAX_PICTURE_PIXELS, MEGAPIXEL,
+    CellReading, Point, ReadError, Reader, ReaderOptions, Reading, MAX_PICTURE_PIXELS, MEGAPIXEL,
 };
 use crate::UsageError;
 
-/// The `--json` document printed after the grid line.
+/// The `--json` document: the reading, and for a refused one, why and which cells.
 #[derive(Serialize)]
 struct ReadingJson<'a> {
     grid: String,
     /// top-left, top-right, bottom-right, bottom-left, in picture pixels
     corners: &'a [Point; 4],
     cells: Vec<CellJson<'a>>,
+    /// Why the reading was refused (absent for a reading given as an answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// The cells that made it doubtful, as `r1c2` (absent for an answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doubtful: Option<Vec<String>>,
 }
 
 #[derive(Serialize)]
@@ -29,27 +35,71 @@ struct CellJson<'a> {
     cell: &'a CellReading,
 }
 
-/// Reads the grid in `image` and prints it as one 81-character line; with `json`, a JSON
-/// document follows; with `debug`, stage pictures go into that folder.
+/// Reads the grid in `image` (`-`: standard input) and prints it as one 81-character
+/// line, or with `json` only a JSON document; with `debug`, stage pictures go into that
+/// folder. A refused reading is an error (exit 1); with `json` its document, with the
+/// grid as read, `error` and `doubtful`, is printed all the same.
 pub fn run(image: &Path, json: bool, debug: Option<&Path>) -> anyhow::Result<ExitCode> {
     let (picture, format) = open_picture(image)?;
     let mut reader = reader_for(format)?;
-    let reading = reader
-        .read(&picture, debug)
-        .with_context(|| format!("{}", image.display()))?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", reading.grid.to_line())?;
+    let name = picture_name(image);
+    let reading = match reader.read(&picture, debug) {
+        Ok(reading) => reading,
+        Err(ReadError::Doubtful {
+            reason,
+            cells,
+            reading,
+        }) if json => {
+            let mut doc = to_json(&reading);
+            doc.error = Some(reason.clone());
+            doc.doubtful = Some(cells.iter().map(|&i| crate::grid::cell_name(i)).collect());
+            print_json(&doc)?;
+            let err = ReadError::Doubtful {
+                reason,
+                cells,
+                reading,
+            };
+            return Ok(crate::error::report(
+                &anyhow::Error::from(err).context(name),
+            ));
+        }
+        Err(e) => return Err(e).with_context(|| name),
+    };
     if json {
-        serde_json::to_writer_pretty(&mut out, &to_json(&reading))?;
-        writeln!(out)?;
+        print_json(&to_json(&reading))?;
+    } else {
+        writeln!(std::io::stdout().lock(), "{}", reading.grid.to_line())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_json(doc: &ReadingJson) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, doc)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// How messages name a picture: its path, or "standard input" for `-`.
+pub fn picture_name(path: &Path) -> String {
+    if is_stdio(path) {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Whether a path argument is `-`, standard input or output.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 fn to_json(reading: &Reading) -> ReadingJson<'_> {
     ReadingJson {
         grid: reading.grid.to_line(),
         corners: &reading.corners,
+        error: None,
+        doubtful: None,
         cells: reading
             .cells
             .iter()
@@ -74,14 +124,24 @@ pub fn reader_for(format: Option<image::ImageFormat>) -> anyhow::Result<Reader> 
     })?)
 }
 
-/// Opens a picture file, and says its format; a missing, empty, truncated or non-image
-/// file, or one over the pixel budget, is a usage error that names the file.
+/// Opens a picture file (`-`: standard input), and says its format; a missing, empty,
+/// truncated or non-image file, or one over the pixel budget, is a usage error that
+/// names the file.
 pub fn open_picture(
     path: &Path,
 ) -> anyhow::Result<(image::DynamicImage, Option<image::ImageFormat>)> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| UsageError(format!("cannot open {}: {}", path.display(), io_reason(&e))))?;
-    Ok(decode_picture(&bytes, &path.display().to_string())?)
+    let bytes = if is_stdio(path) {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| UsageError(format!("cannot read standard input: {e}")))?;
+        bytes
+    } else {
+        std::fs::read(path)
+            .map_err(|e| UsageError(format!("cannot open {}: {}", path.display(), io_reason(&e))))?
+    };
+    Ok(decode_picture(&bytes, &picture_name(path))?)
 }
 
 /// Decodes a picture held in memory; `name` is what error messages call it. The size

@@ -19,20 +19,39 @@ use crate::solver::{self, Solution};
 /// Exit code: 0 when every puzzle was solved uniquely (or there were none), 1 when at
 /// least one was unsolvable, had several solutions or was not a puzzle.
 pub fn run(puzzles: &[String]) -> anyhow::Result<ExitCode> {
+    run_with(puzzles, Options::default())
+}
+
+/// How `solve` prints.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// One JSON object a puzzle (JSON Lines): `{"puzzle": ..., "result": "solved",
+    /// "solution": ...}`, `"result": "unsolvable" | "multiple"`, or `"result":
+    /// "invalid", "reason": ...`.
+    pub json: bool,
+    /// No prompt on a terminal.
+    pub quiet: bool,
+}
+
+/// [`run`] with options.
+pub fn run_with(puzzles: &[String], opts: Options) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        json: opts.json,
+        ..Tally::default()
+    };
     if puzzles.is_empty() {
         let stdin = io::stdin();
-        if stdin.is_terminal() {
+        if stdin.is_terminal() && !opts.quiet {
             eprintln!(
                 "sudoku-bot: reading puzzles from standard input, one a line (Ctrl-D to end)"
             );
         }
-        tally = answer_lines(stdin.lock(), &mut out)?;
+        answer_lines_into(stdin.lock(), &mut out, &mut tally)?;
     } else {
         for puzzle in puzzles {
-            tally.write(&mut out, &answer(puzzle))?;
+            tally.write(&mut out, puzzle, &answer(puzzle))?;
         }
     }
     out.flush()?;
@@ -57,8 +76,18 @@ pub const MAX_LINE: usize = 4096;
 
 /// Answers each line of `input` on `out` (blank lines and '#' lines skipped); the
 /// tally says how many answers of each kind were written.
-pub fn answer_lines(mut input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Tally> {
+pub fn answer_lines(input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Tally> {
     let mut tally = Tally::default();
+    answer_lines_into(input, out, &mut tally)?;
+    Ok(tally)
+}
+
+/// [`answer_lines`], printing as `tally` says (JSON or not) and counting into it.
+fn answer_lines_into(
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    tally: &mut Tally,
+) -> anyhow::Result<()> {
     let mut raw = Vec::with_capacity(128);
     let mut line_number = 0usize;
     loop {
@@ -68,7 +97,7 @@ pub fn answer_lines(mut input: impl BufRead, out: &mut impl Write) -> anyhow::Re
         let Some(too_long) = ended else { break };
         line_number += 1;
         if too_long {
-            tally.write(out, &Answer::Invalid("line too long".into()))?;
+            tally.write(out, "", &Answer::Invalid("line too long".into()))?;
             continue;
         }
         let line = String::from_utf8_lossy(&raw);
@@ -78,9 +107,9 @@ pub fn answer_lines(mut input: impl BufRead, out: &mut impl Write) -> anyhow::Re
         }
         let answer = answer(line);
         tracing::debug!(line = line_number, %answer, "solved");
-        tally.write(out, &answer)?;
+        tally.write(out, line, &answer)?;
     }
-    Ok(tally)
+    Ok(())
 }
 
 /// Reads one line (up to and without its '\n') into `line`, keeping at most `cap`
@@ -153,6 +182,22 @@ pub fn answer(line: &str) -> Answer {
     }
 }
 
+impl Answer {
+    /// The answer as one JSON object, with the puzzle it answers.
+    pub fn to_json(&self, puzzle: &str) -> serde_json::Value {
+        match self {
+            Answer::Solved(grid) => serde_json::json!({
+                "puzzle": puzzle, "result": "solved", "solution": grid.to_string(),
+            }),
+            Answer::Unsolvable => serde_json::json!({"puzzle": puzzle, "result": "unsolvable"}),
+            Answer::Multiple => serde_json::json!({"puzzle": puzzle, "result": "multiple"}),
+            Answer::Invalid(reason) => serde_json::json!({
+                "puzzle": puzzle, "result": "invalid", "reason": reason,
+            }),
+        }
+    }
+}
+
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -171,25 +216,35 @@ pub struct Tally {
     pub unsolvable: usize,
     pub multiple: usize,
     pub invalid: usize,
+    /// Answers are printed as JSON objects.
+    json: bool,
 }
 
 impl Tally {
-    fn write(&mut self, out: &mut impl Write, answer: &Answer) -> io::Result<()> {
+    /// Prints the answer to `puzzle` and counts it.
+    fn write(&mut self, out: &mut impl Write, puzzle: &str, answer: &Answer) -> io::Result<()> {
+        self.count(answer);
         match answer {
+            _ if self.json => writeln!(out, "{}", answer.to_json(puzzle)),
             Answer::Solved(grid) => {
-                self.solved += 1;
                 // The hot path for big inputs: 81 digits and a newline, no allocation.
                 let mut line = [b'\n'; 82];
                 for (slot, &v) in line.iter_mut().zip(grid.cells().iter()) {
                     *slot = b'0' + v;
                 }
-                return out.write_all(&line);
+                out.write_all(&line)
             }
-            Answer::Unsolvable => self.unsolvable += 1,
-            Answer::Multiple => self.multiple += 1,
-            Answer::Invalid(_) => self.invalid += 1,
+            _ => writeln!(out, "{answer}"),
         }
-        writeln!(out, "{answer}")
+    }
+
+    fn count(&mut self, answer: &Answer) {
+        *match answer {
+            Answer::Solved(_) => &mut self.solved,
+            Answer::Unsolvable => &mut self.unsolvable,
+            Answer::Multiple => &mut self.multiple,
+            Answer::Invalid(_) => &mut self.invalid,
+        } += 1;
     }
 
     pub fn all_solved(&self) -> bool {
