@@ -13,7 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cargo build --release --locked 2>&1 | tail -n 1
+# Cargo's own progress shows (a bar on a terminal, a line per crate elsewhere): a first
+# build takes minutes, and a compile error must show whole.
+echo "play: building sudoku-bot (cargo build --release; the first build takes a few minutes)" >&2
+cargo build --release --locked
 bin="${CARGO_TARGET_DIR:-$PWD/target}/release/sudoku-bot"
 
 if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
