@@ -415,3 +415,59 @@ fn a_lone_front_finds_its_other_half_on_path() {
     }
     assert_one_sentence(&o, 1, "cannot find sudoku-bot-full");
 }
+
+/// The reader of the output is gone before anything is written (`| head` that has
+/// finished, `| true`): every command ends with 0 and says nothing.
+#[test]
+fn every_command_ends_quietly_when_its_reader_is_gone() {
+    let home = tempfile::tempdir().unwrap();
+    let manifest = root().join("fixtures/screens/MANIFEST");
+    let gnome = gnome_easy();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["read", &gnome],
+        vec!["read", "--json", &gnome],
+        vec!["--generate", "bash"],
+        vec!["--generate", "man"],
+        vec!["config"],
+        vec!["config", "--default"],
+        vec!["solve", "--json", PUZZLE],
+        vec!["eval", "--json", manifest.to_str().unwrap()],
+    ];
+    for args in commands {
+        let mut cmd = bot_in(home.path());
+        if args[0] == "eval" {
+            // One picture is enough: a manifest of the first line.
+            let first = std::fs::read_to_string(&manifest).unwrap();
+            let line = first
+                .lines()
+                .find(|l| l.contains(".png"))
+                .unwrap()
+                .to_string();
+            let small = write(&home.path().join("screens/MANIFEST"), &format!("{line}\n"));
+            let png = line.split_whitespace().next().unwrap();
+            std::fs::copy(
+                root().join("fixtures/screens").join(png),
+                home.path().join("screens").join(png),
+            )
+            .unwrap();
+            cmd.args(["eval", "--json"]).arg(small);
+        } else {
+            cmd.args(&args);
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stderr), "", "{args:?}");
+    }
+}

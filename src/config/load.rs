@@ -252,3 +252,47 @@ impl Config {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn mode(dir: &Path) -> u32 {
+        std::fs::metadata(dir).unwrap().permissions().mode() & 0o777
+    }
+
+    /// The pictures of refused reads show the user's screen: their folder is the user's
+    /// alone, new or already there.
+    #[test]
+    fn the_picture_folder_is_private() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fresh = tmp.path().join("cache/sudoku-bot");
+        make_private_dir(&fresh).unwrap();
+        assert_eq!(mode(&fresh), 0o700);
+        let open = tmp.path().join("open");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+        make_private_dir(&open).unwrap();
+        assert_eq!(mode(&open), 0o700);
+    }
+
+    #[test]
+    fn a_named_file_must_exist_and_the_flag_beats_the_variable() {
+        let tmp = tempfile::tempdir().unwrap();
+        let flag = tmp.path().join("flag.toml");
+        let env = tmp.path().join("env.toml");
+        std::fs::write(&flag, "").unwrap();
+        std::fs::write(&env, "").unwrap();
+        let found = locate(Some(&flag), Some(env.clone().into())).unwrap();
+        assert_eq!(found, Some((flag, Found::Flag)));
+        let found = locate(None, Some(env.clone().into())).unwrap();
+        assert_eq!(found, Some((env, Found::Env)));
+        let err = locate(None, Some(tmp.path().join("gone.toml").into())).unwrap_err();
+        assert!(
+            err.0.contains("gone.toml") && err.0.contains("SUDOKU_BOT_CONFIG"),
+            "{}",
+            err.0
+        );
+    }
+}
