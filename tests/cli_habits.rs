@@ -206,13 +206,7 @@ fn a_closed_pipe_ends_quietly_with_0() {
         drop(stdout);
         let out = child.wait_with_output().unwrap();
         let _ = feeder.join().unwrap(); // the bot may stop reading: a closed pipe here
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        assert_eq!(text(&out.stderr), "", "{args:?}");
+        assert_quiet_success(&args, out);
     }
 }
 
@@ -454,20 +448,18 @@ fn every_command_ends_quietly_when_its_reader_is_gone() {
         } else {
             cmd.args(&args);
         }
-        let mut child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let (mut child, _) = spawn_fed(&mut cmd, Vec::new());
         drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            text(&out.stderr)
-        );
-        assert_eq!(text(&out.stderr), "", "{args:?}");
+        assert_quiet_success(&args, child.wait_with_output().unwrap());
     }
+}
+
+fn assert_quiet_success(args: &[&str], out: Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    assert_eq!(text(&out.stderr), "", "{args:?}");
 }
