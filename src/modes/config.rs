@@ -26,50 +26,58 @@ pub fn run(explicit: Option<&Path>, default: bool) -> anyhow::Result<ExitCode> {
     }
     let found = config::locate(explicit, std::env::var_os(config::CONFIG_ENV))?;
     let user = match &found {
-        Some((path, _)) => {
-            // The same checks as the watch: a bad file is refused here too.
-            config::load_file(path)?;
-            let text = std::fs::read_to_string(path)?;
-            let table: Table = text.parse().map_err(|e: toml::de::Error| {
-                UsageError(format!(
-                    "bad configuration in {}: {}",
-                    path.display(),
-                    e.message()
-                ))
-            })?;
-            Some((path.display().to_string(), text, table))
-        }
+        Some((path, _)) => Some(UserFile::read(path)?),
         None => None,
     };
-    out.write_all(
-        in_effect(
-            found.as_ref().map(|(p, f)| (p.as_path(), *f)),
-            user.as_ref(),
-        )
-        .as_bytes(),
-    )?;
+    let found = found.as_ref().map(|(p, f)| (p.as_path(), *f));
+    out.write_all(in_effect(found, user.as_ref()).as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The user's configuration file: its name, its text (for line numbers) and its keys.
+struct UserFile {
+    name: String,
+    text: String,
+    table: Table,
+}
+
+impl UserFile {
+    /// Reads `path`, with the same checks as the watch: a bad file is refused here too.
+    fn read(path: &Path) -> anyhow::Result<UserFile> {
+        config::load_file(path)?;
+        let text = std::fs::read_to_string(path)?;
+        let table = text.parse().map_err(|e: toml::de::Error| {
+            UsageError(format!(
+                "bad configuration in {}: {}",
+                path.display(),
+                e.message()
+            ))
+        })?;
+        Ok(UserFile {
+            name: path.display().to_string(),
+            text,
+            table,
+        })
+    }
 }
 
 /// The configuration in effect as TOML that can be saved and used as it is, each value
 /// followed by a comment saying where it came from.
-fn in_effect(found: Option<(&Path, Found)>, user: Option<&(String, String, Table)>) -> String {
+fn in_effect(found: Option<(&Path, Found)>, user: Option<&UserFile>) -> String {
     let mut text = String::from("# The configuration in effect.\n");
-    match found {
-        Some((path, how)) => text += &format!("# File: {} ({}).\n", path.display(), how.describe()),
-        None => {
-            text += &format!(
-                "# No configuration file: no --config, no ${}, no {}.\n",
-                config::CONFIG_ENV,
-                config::user_config_path()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_else(|| "user configuration folder".into())
-            )
-        }
-    }
+    text += &match found {
+        Some((path, how)) => format!("# File: {} ({}).\n", path.display(), how.describe()),
+        None => format!(
+            "# No configuration file: no --config, no ${}, no {}.\n",
+            config::CONFIG_ENV,
+            config::user_config_path()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "user configuration folder".into())
+        ),
+    };
     let (defaults, unset) = defaults();
     let empty = Table::new();
-    let user_table = user.map(|(_, _, t)| t).unwrap_or(&empty);
+    let user_table = user.map(|u| &u.table).unwrap_or(&empty);
     // Top-level keys first (as TOML wants them), then each table.
     let mut sections: Vec<Option<&str>> = vec![None];
     for (name, value) in defaults.iter().chain(user_table.iter()) {
@@ -78,57 +86,59 @@ fn in_effect(found: Option<(&Path, Found)>, user: Option<&(String, String, Table
         }
     }
     for section in sections {
-        let pick = |t: &Table| -> Table {
-            match section {
-                None => t
-                    .iter()
-                    .filter(|(_, v)| !v.is_table())
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-                Some(name) => t
-                    .get(name)
-                    .and_then(Value::as_table)
-                    .cloned()
-                    .unwrap_or_default(),
-            }
-        };
-        let (default_keys, user_keys) = (pick(&defaults), pick(user_table));
+        let (default_keys, user_keys) = (keys_of(&defaults, section), keys_of(user_table, section));
         text += "\n";
         if let Some(name) = section {
             text += &format!("[{name}]\n");
         }
+        let table = section.unwrap_or("");
         let mut keys: Vec<&String> = default_keys.keys().chain(user_keys.keys()).collect();
-        for (s, k) in &unset {
-            if *s == section.unwrap_or("") {
-                keys.push(k);
-            }
-        }
+        keys.extend(unset.iter().filter(|(s, _)| s == table).map(|(_, k)| k));
         keys.sort();
         keys.dedup();
         for key in keys {
-            let dotted = format!("{}.{key}", section.unwrap_or(""));
-            let line = match (user_keys.get(key), default_keys.get(key)) {
-                (Some(value), _) => {
-                    let (file, source, _) = user.expect("a user value comes from a file");
-                    let at = config::line_of(source, &dotted)
+            let dotted = format!("{table}.{key}");
+            text += &match (user_keys.get(key), default_keys.get(key), user) {
+                (Some(value), _, Some(user)) => {
+                    let at = config::line_of(&user.text, &dotted)
                         .map(|(n, _)| format!(" line {n}"))
                         .unwrap_or_default();
-                    format!("{key} = {value}  # {file}{at}\n")
+                    format!("{key} = {value}  # {}{at}\n", user.name)
                 }
-                (None, Some(value)) => format!("{key} = {value}  # default\n"),
-                (None, None) if dotted == "watch.debug_dir" => match config::cache_dir() {
-                    Some(dir) => format!(
-                        "{key} = {}  # default: $XDG_CACHE_HOME/sudoku-bot\n",
-                        Value::String(dir.display().to_string())
-                    ),
-                    None => format!("# {key}: not set\n"),
-                },
-                (None, None) => format!("# {key}: not set\n"),
+                (None, Some(value), _) => format!("{key} = {value}  # default\n"),
+                _ => unset_line(key, &dotted),
             };
-            text += &line;
         }
     }
     text
+}
+
+/// The keys of one table of `t` (`None`: the top-level keys that are not tables).
+fn keys_of(t: &Table, section: Option<&str>) -> Table {
+    match section {
+        None => t
+            .iter()
+            .filter(|(_, v)| !v.is_table())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        Some(name) => t
+            .get(name)
+            .and_then(Value::as_table)
+            .cloned()
+            .unwrap_or_default(),
+    }
+}
+
+/// The line for a key with no value in the file and no default; the picture folder's
+/// default is the cache folder, which [`config::load`] fills in.
+fn unset_line(key: &str, dotted: &str) -> String {
+    match config::cache_dir() {
+        Some(dir) if dotted == "watch.debug_dir" => format!(
+            "{key} = {}  # default: $XDG_CACHE_HOME/sudoku-bot\n",
+            Value::String(dir.display().to_string())
+        ),
+        _ => format!("# {key}: not set\n"),
+    }
 }
 
 /// The defaults (the example file's uncommented keys), and the keys it shows commented
@@ -173,11 +183,11 @@ mod tests {
     #[test]
     fn values_say_where_they_came_from_and_parse_back() {
         let user_text = "[window]\ntitle = \"Sudoku\"\n\n[watch]\ninterval = 300\n";
-        let user = (
-            "my.toml".to_string(),
-            user_text.to_string(),
-            user_text.parse().unwrap(),
-        );
+        let user = UserFile {
+            name: "my.toml".into(),
+            text: user_text.into(),
+            table: user_text.parse().unwrap(),
+        };
         let text = in_effect(Some((Path::new("my.toml"), Found::Flag)), Some(&user));
         assert!(
             text.contains("title = \"Sudoku\"  # my.toml line 2\n"),
