@@ -8,16 +8,14 @@
 
 use image::RgbaImage;
 use x11rb::connection::{Connection, RequestConnection};
-use x11rb::protocol::xproto::{
-    Atom, AtomEnum, ConnectionExt, ImageFormat, MapState, Window,
-};
+use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, ImageFormat, MapState, Window};
 use x11rb::rust_connection::RustConnection;
 
 mod x11;
 mod x11_input;
 pub use x11::X11Screen;
-pub use x11_input::X11Input;
 use x11::X11;
+pub use x11_input::X11Input;
 
 /// A rectangle in screen pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

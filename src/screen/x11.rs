@@ -218,7 +218,12 @@ fn windows_over(area: &ScreenRect) -> Option<RgbaImage> {
         let (Ok(x), Ok(y), Ok(width), Ok(height)) = (w.x(), w.y(), w.width(), w.height()) else {
             continue;
         };
-        let rect = ScreenRect { x, y, width, height };
+        let rect = ScreenRect {
+            x,
+            y,
+            width,
+            height,
+        };
         if !rect.intersects(area) || w.is_minimized().unwrap_or(false) {
             continue;
         }

@@ -379,8 +379,7 @@ impl X11Input {
         let focus = self.focus()?;
         if focus <= 1 {
             return Ok(Some(
-                "no window has the keyboard focus, so keys would go wherever the pointer is"
-                    .into(),
+                "no window has the keyboard focus, so keys would go wherever the pointer is".into(),
             ));
         }
         let inside = self
@@ -434,7 +433,11 @@ impl X11Input {
 
     fn fake(&self, kind: u8, detail: u8, at: Option<ScreenPoint>) -> Result<(), InputError> {
         let (x, y) = at.map_or((0, 0), |p| (p.x as i16, p.y as i16));
-        let root = if at.is_some() { self.x11.root } else { x11rb::NONE };
+        let root = if at.is_some() {
+            self.x11.root
+        } else {
+            x11rb::NONE
+        };
         self.x11
             .conn
             .xtest_fake_input(kind, detail, x11rb::CURRENT_TIME, root, x, y, 0)
@@ -469,10 +472,7 @@ fn grab_words(device: Device) -> String {
 fn keycodes(x11: &X11) -> Result<HashMap<u32, u8>, ReplyError> {
     let setup = x11.conn.setup();
     let (min, max) = (setup.min_keycode, setup.max_keycode);
-    let map = x11
-        .conn
-        .get_keyboard_mapping(min, max - min + 1)?
-        .reply()?;
+    let map = x11.conn.get_keyboard_mapping(min, max - min + 1)?.reply()?;
     let per = usize::from(map.keysyms_per_keycode.max(1));
     let mut out = HashMap::new();
     for (i, syms) in map.keysyms.chunks(per).enumerate() {
@@ -577,14 +577,16 @@ impl Input for X11Input {
     fn key(&mut self, key: Key) -> Result<(), InputError> {
         let game = self.game()?;
         let sym = crate::wayland::keysym(key)?;
-        let code = *self.keycodes.get(&sym).ok_or_else(|| {
-            InputError::Send(format!("the keyboard map has no key for {key:?}"))
-        })?;
+        let code = *self
+            .keycodes
+            .get(&sym)
+            .ok_or_else(|| InputError::Send(format!("the keyboard map has no key for {key:?}")))?;
         self.no_foreign_input()?;
         self.focus_stayed()?;
-        self.wait_for_grabs(&[Device::Keyboard])?;
+        // A pointer grab counts too: menus that take the pointer take the keys next.
+        self.wait_for_grabs(&[Device::Keyboard, Device::Pointer])?;
         let passive = self.holding_server(|me| {
-            me.held_checks(&[Device::Keyboard])?;
+            me.held_checks(&[Device::Keyboard, Device::Pointer])?;
             if let Some(why) = me.key_blocked(game)? {
                 return Err(unsafe_now(format!("not typing: {why}")));
             }
