@@ -162,3 +162,60 @@ fn the_user_moves_the_mouse_away_and_straight_back() {
 fn the_user_presses_a_key_through_xtest() {
     attack_leaks_nothing(Attack::UserKey, &["keycode 53"]);
 }
+
+/// Watch mode: the game is solved and closed, and another program opens a window with
+/// the game's title, class and process id showing a picture of the game's grid. The
+/// bot must not play it, say so, and wait.
+#[test]
+fn in_watch_mode_another_program_with_the_games_title_is_not_played() {
+    let Some(mut desk) = desktop::start() else {
+        return;
+    };
+    let window = desk.start_gnome_sudoku_easy();
+    let shot = desk.dir.path().join("grid.png");
+    desk.window_shot(&window, &shot);
+    let picture = image::open(&shot).expect("the game's picture").to_rgba8();
+    let (x, y, w, h) = desk.geometry(&window);
+    let pid: u32 = String::from_utf8_lossy(&desk.run("xdotool", &["getwindowpid", &window]).stdout)
+        .trim()
+        .parse()
+        .expect("the game's process id");
+    attacks::self_check(&desk, Attack::NewWindow);
+    let bot = desk.start_bot(&["--window", "Sudoku"], SLOW);
+    assert!(
+        bot.read_puzzle(Duration::from_secs(40)),
+        "the bot read no puzzle"
+    );
+    desk.wait_until(Duration::from_secs(60), "the game solved", |d| {
+        !d.dialogs_of(&window).is_empty()
+    });
+    desk.kill_newest();
+    std::thread::sleep(Duration::from_millis(attacks::random_ms(0..1500)));
+    let impostor = support::recorder::Recorder::open(
+        &desk.display,
+        support::recorder::Spec {
+            title: "Sudoku",
+            rect: (x as i16, y as i16, w as u16, h as u16),
+            override_redirect: false,
+            input_only: false,
+        },
+    );
+    impostor.pose_as("Gnome-sudoku", Some(pid));
+    impostor.show_picture(&picture);
+    // Time enough to read the picture and play a good part of it.
+    std::thread::sleep(Duration::from_secs(6));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &bot.child.id().to_string()])
+        .status();
+    let (_, stderr) = bot.finish(Duration::from_secs(30));
+    let got = impostor.close();
+    assert!(
+        got.is_empty(),
+        "the bot played the impostor: {got:?}; bot said: {stderr}"
+    );
+    assert!(
+        stderr.contains("is not the game") && stderr.contains("another program"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -11,8 +11,10 @@ use x11rb::connection::{Connection, RequestConnection};
 use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, ImageFormat, MapState, Window};
 use x11rb::rust_connection::RustConnection;
 
+mod program;
 mod x11;
 mod x11_input;
+pub use program::Program;
 pub use x11::X11Screen;
 use x11::X11;
 pub use x11_input::X11Input;

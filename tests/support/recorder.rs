@@ -211,6 +211,83 @@ impl Recorder {
         let _ = self.conn.get_input_focus().map(|c| c.reply());
     }
 
+    /// Shows `picture` in the window (as its background, so the server redraws it).
+    pub fn show_picture(&self, picture: &image::RgbaImage) {
+        use x11rb::protocol::xproto::{ChangeWindowAttributesAux, ImageFormat};
+        let conn = &self.conn;
+        let screen = &conn.setup().roots[0];
+        let (w, h) = (picture.width() as u16, picture.height() as u16);
+        let pixmap = conn.generate_id().expect("id");
+        conn.create_pixmap(screen.root_depth, pixmap, self.window, w, h)
+            .expect("pixmap");
+        let gc = conn.generate_id().expect("id");
+        conn.create_gc(gc, pixmap, &Default::default()).expect("gc");
+        let bgrx: Vec<u8> = picture
+            .pixels()
+            .flat_map(|p| [p[2], p[1], p[0], 0])
+            .collect();
+        let row = usize::from(w) * 4;
+        for (i, strip) in bgrx.chunks(row * 32).enumerate() {
+            let rows = (strip.len() / row) as u16;
+            conn.put_image(
+                ImageFormat::Z_PIXMAP,
+                pixmap,
+                gc,
+                w,
+                rows,
+                0,
+                (i * 32) as i16,
+                0,
+                screen.root_depth,
+                strip,
+            )
+            .expect("put image");
+        }
+        conn.change_window_attributes(
+            self.window,
+            &ChangeWindowAttributesAux::new().background_pixmap(pixmap),
+        )
+        .expect("background");
+        conn.clear_area(false, self.window, 0, 0, 0, 0)
+            .expect("clear");
+        conn.flush().expect("flush");
+        self.sync();
+    }
+
+    /// Says the window belongs to another program: its WM_CLASS and `_NET_WM_PID`,
+    /// which any program may set to anything.
+    pub fn pose_as(&self, class: &str, pid: Option<u32>) {
+        let class = format!("{}\0{class}\0", class.to_lowercase());
+        self.conn
+            .change_property8(
+                PropMode::REPLACE,
+                self.window,
+                AtomEnum::WM_CLASS,
+                AtomEnum::STRING,
+                class.as_bytes(),
+            )
+            .expect("class");
+        if let Some(pid) = pid {
+            let atom = self
+                .conn
+                .intern_atom(false, b"_NET_WM_PID")
+                .expect("atom")
+                .reply()
+                .expect("atom")
+                .atom;
+            self.conn
+                .change_property32(
+                    PropMode::REPLACE,
+                    self.window,
+                    atom,
+                    AtomEnum::CARDINAL,
+                    &[pid],
+                )
+                .expect("pid");
+        }
+        self.conn.flush().expect("flush");
+    }
+
     /// Forgets what was recorded so far (after a self-check).
     pub fn clear(&self) {
         self.events.lock().unwrap().clear();
