@@ -21,10 +21,10 @@ pub struct Program {
 impl Program {
     /// The program behind `window` (an X11 window).
     pub fn of(window: &WindowInfo) -> Program {
+        // Only the server's word: a remote client's `_NET_WM_PID` names no process here.
         let pid = X11::connect()
             .ok()
-            .and_then(|x11| x11.client_pid(window.id))
-            .or(window.pid);
+            .and_then(|x11| x11.client_pid(window.id));
         Program {
             app_name: window.app_name.clone(),
             exe: pid.and_then(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).ok()),

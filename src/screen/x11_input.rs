@@ -145,6 +145,9 @@ impl X11Input {
     ) -> Result<T, InputError> {
         self.x11.conn.grab_server().map_err(failed)?;
         let result = f(self);
+        // A round trip brings in the raw events of what was sent (also when `f` gave
+        // up half way, after moving the pointer): the bot's own, read as such.
+        let drained = self.focus().and_then(|_| self.drain(true));
         let released = self
             .x11
             .conn
@@ -152,6 +155,7 @@ impl X11Input {
             .map_err(failed)
             .and_then(|_| self.x11.conn.flush().map_err(failed));
         let result = result?;
+        drained?;
         released?;
         if !self.delay.is_zero() {
             std::thread::sleep(self.delay);
@@ -304,7 +308,7 @@ impl X11Input {
             let focus = self.focus()?;
             if focus > 1 && !self.x11.same_client(focus, game) {
                 return Err(unsafe_now(format!(
-                    "another program took the keyboard focus from the game: {}",
+                    "the keyboard focus is on {}: another program took it from the game",
                     self.name(focus)
                 )));
             }
@@ -566,10 +570,7 @@ impl Input for X11Input {
                 return Err(unsafe_now(format!("not clicking: {why}")));
             }
             me.fake(BUTTON_PRESS, 1, None)?;
-            me.fake(BUTTON_RELEASE, 1, None)?;
-            // The reply brings in the raw events of the click: the bot's own.
-            me.focus()?;
-            me.drain(true)
+            me.fake(BUTTON_RELEASE, 1, None)
         })?;
         self.no_foreign_input()
     }
@@ -595,8 +596,6 @@ impl Input for X11Input {
             // keyboard until the release.
             let taken = me.grabbed(Device::Keyboard)?;
             me.fake(KEY_RELEASE, code, None)?;
-            me.focus()?;
-            me.drain(true)?;
             Ok(taken)
         })?;
         if passive {

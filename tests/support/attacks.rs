@@ -273,8 +273,9 @@ impl RawWatcher {
     }
 }
 
-/// Plays in the bot's place without looking: clicks the cells of the grid one after
-/// another and types a 5 into each, every 8 ms, until stopped.
+/// Plays in the bot's place without looking: types a 5 into the cells of the grid one
+/// after another every 8 ms, clicking the first cell of each row (and moving along
+/// the row with the keys' own effect), until stopped.
 pub fn blind_typist(display: &str, target: Target, stop: Arc<AtomicBool>) -> JoinHandle<()> {
     let display = display.to_string();
     std::thread::spawn(move || {
@@ -287,9 +288,11 @@ pub fn blind_typist(display: &str, target: Target, stop: Arc<AtomicBool>) -> Joi
                 target.first_cell.0 + 64 * col,
                 target.first_cell.1 + 64 * row,
             );
-            let _ = conn.xtest_fake_input(6, 0, 0, root, x, y, 0);
-            let _ = conn.xtest_fake_input(4, 1, 0, 0, 0, 0, 0);
-            let _ = conn.xtest_fake_input(5, 1, 0, 0, 0, 0, 0);
+            if col == 0 {
+                let _ = conn.xtest_fake_input(6, 0, 0, root, x, y, 0);
+                let _ = conn.xtest_fake_input(4, 1, 0, 0, 0, 0, 0);
+                let _ = conn.xtest_fake_input(5, 1, 0, 0, 0, 0, 0);
+            }
             let _ = conn.xtest_fake_input(2, 14, 0, 0, 0, 0, 0);
             let _ = conn.xtest_fake_input(3, 14, 0, 0, 0, 0, 0);
             let _ = conn.flush();
