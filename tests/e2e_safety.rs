@@ -11,9 +11,6 @@
 
 use sudoku_bot_testkit as support;
 
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use support::desktop::{self, Desktop};
@@ -31,35 +28,12 @@ fn play_and(
     after: Duration,
     act: impl FnOnce(&mut Desktop),
 ) -> (Option<i32>, String) {
-    let path = desk.dir.path().join("bot.toml");
-    std::fs::write(&path, config).unwrap();
-    let mut bot = desk
-        .command(env!("CARGO_BIN_EXE_sudoku-bot"))
-        .args(["--window", "Sudoku", "--once", "-v", "--config"])
-        .arg(&path)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the bot");
-    let (tx, rx) = mpsc::channel();
-    let lines = BufReader::new(bot.stderr.take().unwrap());
-    let reader = std::thread::spawn(move || {
-        let mut all = String::new();
-        for line in lines.lines().map_while(Result::ok) {
-            if line.contains("cells to fill") {
-                let _ = tx.send(());
-            }
-            all.push_str(&line);
-            all.push('\n');
-        }
-        all
-    });
-    if rx.recv_timeout(Duration::from_secs(30)).is_ok() {
+    let bot = desk.start_bot(&["--window", "Sudoku", "--once"], config);
+    if bot.read_puzzle(Duration::from_secs(30)) {
         std::thread::sleep(after);
         act(desk);
     }
-    let status = bot.wait().expect("bot exit");
-    let stderr = reader.join().unwrap();
-    (status.code(), stderr)
+    bot.finish(Duration::from_secs(120))
 }
 
 /// A window behind everything, over the whole screen, that records what it gets:
@@ -71,6 +45,7 @@ fn recorder_behind_everything(desk: &Desktop) -> Recorder {
             title: "Desktop behind",
             rect: (0, 0, 1280, 1024),
             override_redirect: true,
+            input_only: false,
         },
     );
     behind.lower();
@@ -108,6 +83,7 @@ fn a_window_that_grabs_the_focus_mid_play_gets_no_key() {
             title: "Focus thief",
             rect: (1030, 20, 220, 120),
             override_redirect: true,
+            input_only: false,
         },
     );
     let (code, stderr) = play_and(&mut desk, SLOW, Duration::from_millis(1500), |_| {
@@ -145,6 +121,7 @@ fn a_notification_over_the_grid_is_never_clicked_and_the_game_is_still_solved() 
                 title: "Notification",
                 rect: (x + 10, y + 10, 240, 110),
                 override_redirect: true,
+                input_only: false,
             },
         ));
         std::thread::sleep(Duration::from_millis(1500));
@@ -319,6 +296,7 @@ fn windows_of_one_pixel_or_partly_off_the_screen_are_no_grid_and_get_no_input() 
                 title,
                 rect: (10, 10, size, size),
                 override_redirect: false,
+                input_only: false,
             },
         );
         let id = window.window.to_string();

@@ -267,6 +267,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         stop: Arc<AtomicBool>,
     ) -> Self {
         let pace = pace::Pace::new(&config.delays);
+        let mut input = input;
+        input.aim(screen.game_window());
         Bot {
             screen,
             reader,
@@ -291,6 +293,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Plays another window from now on (the game's window closed and opened again):
     /// what was known of the old one's grid is dropped, the last puzzle is kept.
     pub fn set_screen(&mut self, screen: S) {
+        self.input.aim(screen.game_window());
         self.screen = screen;
         self.last_seen = None;
         self.grid_area = None;

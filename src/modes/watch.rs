@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use tracing::info;
+use tracing::{info, warn};
 
 use crate::backend::{self, Backend};
 use crate::bot::{self, Bot, Outcome};
@@ -54,6 +54,9 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
     info!("backend {backend} ({why})");
     let opened = backend::open(backend, &wanted, opts.dry_run, config.delays.x11_event)?;
     let (screen, input, title) = (opened.screen, opened.input, opened.title);
+    // The game is pinned by its program as well as its title: another program's window
+    // with the same title is not the game.
+    let game = screen.game_window().map(screen::Program::of);
     let reader =
         Reader::with_options(config.ocr.reader_options()).context("starting the OCR engine")?;
 
@@ -66,17 +69,34 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
     let interval = Duration::from_millis(config.watch.interval.max(50));
     let watching = stop.clone();
     // The watch outlives the window (X11): when it closes, the next window that the
-    // same rule matches is played.
+    // same rule matches, made by the same program, is played.
     let reopen = move || -> anyhow::Result<Option<Box<dyn screen::Screen>>> {
         if backend != Backend::X11 {
             return Ok(None);
         }
         info!("the game window closed; watching for a window matching \"{wanted}\"");
+        let mut refused = None;
         while !watching.load(Ordering::Relaxed) {
             let windows = screen::list_windows()?;
             if let Ok((window, kind)) = screen::choose_window(&windows, &wanted) {
-                info!("playing window {} (matched by {kind})", window.describe());
-                return Ok(Some(Box::new(screen::X11Screen::open(window)?)));
+                let found = screen::Program::of(window);
+                match &game {
+                    Some(game) if !game.same(&found) => {
+                        if refused.as_ref() != Some(&window.id) {
+                            warn!(
+                                "window {} matches \"{wanted}\" but is not the game: it belongs \
+                                 to another program ({found}; the game was {game}); not playing \
+                                 it, waiting",
+                                window.describe()
+                            );
+                            refused = Some(window.id);
+                        }
+                    }
+                    _ => {
+                        info!("playing window {} (matched by {kind})", window.describe());
+                        return Ok(Some(Box::new(screen::X11Screen::open(window)?)));
+                    }
+                }
             }
             std::thread::sleep(interval);
         }

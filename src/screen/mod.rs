@@ -8,14 +8,16 @@
 
 use image::RgbaImage;
 use x11rb::connection::{Connection, RequestConnection};
-use x11rb::protocol::xproto::{
-    Atom, AtomEnum, ConnectionExt, ImageFormat, MapState, Window, WindowClass,
-};
+use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, ImageFormat, MapState, Window};
 use x11rb::rust_connection::RustConnection;
 
+mod program;
 mod x11;
+mod x11_input;
+pub use program::Program;
 pub use x11::X11Screen;
 use x11::X11;
+pub use x11_input::X11Input;
 
 /// A rectangle in screen pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -322,6 +324,11 @@ pub trait Screen {
     fn captures_lag(&self) -> bool {
         false
     }
+    /// The game's window when input goes to it through X11 (the input device then
+    /// checks every key and click against it).
+    fn game_window(&self) -> Option<&WindowInfo> {
+        None
+    }
 }
 
 /// A boxed screen is a screen: the backend is chosen at run time.
@@ -343,6 +350,9 @@ impl<T: Screen + ?Sized> Screen for Box<T> {
     }
     fn captures_lag(&self) -> bool {
         (**self).captures_lag()
+    }
+    fn game_window(&self) -> Option<&WindowInfo> {
+        (**self).game_window()
     }
 }
 

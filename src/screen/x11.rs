@@ -41,6 +41,53 @@ impl X11Screen {
             || i64::from(r.x) + i64::from(r.width) > i64::from(root.width)
             || i64::from(r.y) + i64::from(r.height) > i64::from(root.height))
     }
+
+    /// The root window's pixels in `area`, clipped to the screen.
+    fn capture_root_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
+        let failed = |reason: String| ScreenError::Capture {
+            window: format!(
+                "the screen at {}x{}+{}+{}",
+                area.width, area.height, area.x, area.y
+            ),
+            reason,
+        };
+        let root = self.x11.conn.get_geometry(self.x11.root)?.reply()?;
+        let x0 = area.x.clamp(0, i32::from(root.width));
+        let y0 = area.y.clamp(0, i32::from(root.height));
+        let x1 = (area.x + area.width as i32).clamp(0, i32::from(root.width));
+        let y1 = (area.y + area.height as i32).clamp(0, i32::from(root.height));
+        let (w, h) = ((x1 - x0) as u16, (y1 - y0) as u16);
+        if w == 0 || h == 0 {
+            return Err(failed("the area is off the screen".into()));
+        }
+        let reply = self
+            .x11
+            .conn
+            .get_image(
+                ImageFormat::Z_PIXMAP,
+                self.x11.root,
+                x0 as i16,
+                y0 as i16,
+                w,
+                h,
+                !0,
+            )?
+            .reply()?;
+        // 24-bit colour in 32-bit pixels, blue first: what Xvfb and X servers today use.
+        let (w, h) = (u32::from(w), u32::from(h));
+        if reply.data.len() as u64 != u64::from(w) * u64::from(h) * 4 {
+            return Err(failed(format!(
+                "unexpected pixel format (depth {}, {} bytes for {w}x{h})",
+                reply.depth,
+                reply.data.len()
+            )));
+        }
+        let mut picture = RgbaImage::new(w, h);
+        for (px, bgrx) in picture.pixels_mut().zip(reply.data.chunks_exact(4)) {
+            *px = image::Rgba([bgrx[2], bgrx[1], bgrx[0], 255]);
+        }
+        Ok(picture)
+    }
 }
 
 impl Screen for X11Screen {
@@ -90,50 +137,18 @@ impl Screen for X11Screen {
         }
     }
 
+    /// The root window's pixels; where those fail or come back blank (Xwayland gives
+    /// no root picture), the windows over the area, each captured on its own (xcap),
+    /// laid over each other bottom to top.
     fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
-        let failed = |reason: String| ScreenError::Capture {
-            window: format!(
-                "the screen at {}x{}+{}+{}",
-                area.width, area.height, area.x, area.y
-            ),
-            reason,
-        };
-        let root = self.x11.conn.get_geometry(self.x11.root)?.reply()?;
-        let x0 = area.x.clamp(0, i32::from(root.width));
-        let y0 = area.y.clamp(0, i32::from(root.height));
-        let x1 = (area.x + area.width as i32).clamp(0, i32::from(root.width));
-        let y1 = (area.y + area.height as i32).clamp(0, i32::from(root.height));
-        let (w, h) = ((x1 - x0) as u16, (y1 - y0) as u16);
-        if w == 0 || h == 0 {
-            return Err(failed("the area is off the screen".into()));
+        let root = self.capture_root_area(area);
+        match root {
+            Ok(picture) if !blank(&picture) => Ok(picture),
+            root => match windows_over(area) {
+                Some(picture) => Ok(picture),
+                None => root,
+            },
         }
-        let reply = self
-            .x11
-            .conn
-            .get_image(
-                ImageFormat::Z_PIXMAP,
-                self.x11.root,
-                x0 as i16,
-                y0 as i16,
-                w,
-                h,
-                !0,
-            )?
-            .reply()?;
-        // 24-bit colour in 32-bit pixels, blue first: what Xvfb and X servers today use.
-        let (w, h) = (u32::from(w), u32::from(h));
-        if reply.data.len() as u64 != u64::from(w) * u64::from(h) * 4 {
-            return Err(failed(format!(
-                "unexpected pixel format (depth {}, {} bytes for {w}x{h})",
-                reply.depth,
-                reply.data.len()
-            )));
-        }
-        let mut picture = RgbaImage::new(w, h);
-        for (px, bgrx) in picture.pixels_mut().zip(reply.data.chunks_exact(4)) {
-            *px = image::Rgba([bgrx[2], bgrx[1], bgrx[0], 255]);
-        }
-        Ok(picture)
     }
 
     fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
@@ -148,12 +163,24 @@ impl Screen for X11Screen {
             }
             _ => {}
         }
+        // Inside the game's window and made by the game's own client: a window of
+        // another program reparented into the game is not the game.
         if self.x11.is_inside(focus, self.info.id)? {
-            return Ok(None);
+            if self.x11.same_client(focus, self.info.id) {
+                return Ok(None);
+            }
+            return Ok(Some(format!(
+                "{} (a window of another program inside the game's window)",
+                self.x11.window_info(focus, None).describe()
+            )));
         }
         let top = self.x11.top_level(focus).unwrap_or(focus);
         let client = self.x11.client_of(top).unwrap_or(top);
         Ok(Some(self.x11.window_info(client, None).describe()))
+    }
+
+    fn game_window(&self) -> Option<&WindowInfo> {
+        Some(&self.info)
     }
 
     fn locked(&mut self) -> Result<Option<String>, ScreenError> {
@@ -171,6 +198,47 @@ impl Screen for X11Screen {
         }
         Ok(None)
     }
+}
+
+/// True when every pixel has the same colour: nothing was captured.
+fn blank(picture: &RgbaImage) -> bool {
+    let mut pixels = picture.pixels();
+    let first = pixels.next();
+    pixels.all(|p| Some(p) == first)
+}
+
+/// The windows xcap lists over `area`, each captured on its own and laid over each
+/// other bottom to top on a black picture of the area; `None` when none could be
+/// captured.
+fn windows_over(area: &ScreenRect) -> Option<RgbaImage> {
+    let mut picture = RgbaImage::from_pixel(area.width, area.height, image::Rgba([0, 0, 0, 255]));
+    let mut any = false;
+    // Topmost first: painted in reverse.
+    for w in xcap::Window::all().ok()?.iter().rev() {
+        let (Ok(x), Ok(y), Ok(width), Ok(height)) = (w.x(), w.y(), w.width(), w.height()) else {
+            continue;
+        };
+        let rect = ScreenRect {
+            x,
+            y,
+            width,
+            height,
+        };
+        if !rect.intersects(area) || w.is_minimized().unwrap_or(false) {
+            continue;
+        }
+        let Ok(shot) = w.capture_image() else {
+            continue;
+        };
+        image::imageops::overlay(
+            &mut picture,
+            &shot,
+            i64::from(x - area.x),
+            i64::from(y - area.y),
+        );
+        any = true;
+    }
+    any.then_some(picture)
 }
 
 /// org.gnome.ScreenSaver on the session bus: GNOME Shell's lock screen. Its own windows
@@ -212,9 +280,11 @@ impl GnomeScreenSaver {
 
 /// One X11 connection with the atoms the window checks need.
 pub(super) struct X11 {
-    conn: RustConnection,
-    root: Window,
+    pub(super) conn: RustConnection,
+    pub(super) root: Window,
     atoms: Atoms,
+    /// The bits of a resource id that a client chooses; the rest name the client.
+    id_mask: u32,
 }
 
 struct Atoms {
@@ -246,7 +316,13 @@ impl X11 {
             net_wm_name: intern(b"_NET_WM_NAME")?,
             utf8_string: intern(b"UTF8_STRING")?,
         };
-        Ok(X11 { conn, root, atoms })
+        let id_mask = conn.setup().resource_id_mask;
+        Ok(X11 {
+            conn,
+            root,
+            atoms,
+            id_mask,
+        })
     }
 
     pub(super) fn u32_property(
@@ -271,6 +347,32 @@ impl X11 {
             .get_property(false, window, property, AtomEnum::ANY, 0, 4096)?
             .reply()?;
         Ok(reply.value)
+    }
+
+    /// True when the same X client (connection) created both windows: a client's
+    /// resource ids share the bits outside the server's resource id mask.
+    pub(super) fn same_client(&self, a: Window, b: Window) -> bool {
+        a & !self.id_mask == b & !self.id_mask
+    }
+
+    /// The process of the X client that created `window`, as the server knows it
+    /// (X-Resource's LocalClientPID: from the socket, which a program cannot forge as
+    /// it can `_NET_WM_PID`). `None` for a remote client or without the extension.
+    pub(super) fn client_pid(&self, window: Window) -> Option<u32> {
+        use x11rb::protocol::res::{ClientIdMask, ClientIdSpec, ConnectionExt as _};
+        self.conn
+            .extension_information(x11rb::protocol::res::X11_EXTENSION_NAME)
+            .ok()??;
+        let reply = self
+            .conn
+            .res_query_client_ids(&[ClientIdSpec {
+                client: window,
+                mask: ClientIdMask::LOCAL_CLIENT_PID,
+            }])
+            .ok()?
+            .reply()
+            .ok()?;
+        reply.ids.first()?.value.first().copied()
     }
 
     /// The child of the root that holds `window` (its frame under a reparenting
@@ -339,7 +441,9 @@ impl X11 {
             let (Ok(a), Ok(g)) = (a.reply(), g.reply()) else {
                 continue;
             };
-            if a.map_state != MapState::VIEWABLE || a.class == WindowClass::INPUT_ONLY {
+            // An InputOnly window shows nothing but takes every click over it: a
+            // cover like any other.
+            if a.map_state != MapState::VIEWABLE {
                 continue;
             }
             let border = 2 * g.border_width as u32;

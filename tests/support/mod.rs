@@ -1,6 +1,7 @@
 //! Shared helpers of the bot's tests: a simulated game ([`sim`]) and a virtual desktop
 //! with real games ([`desktop`]), and a headless GNOME Wayland one ([`wayland`]).
 
+pub mod attacks;
 pub mod desktop;
 pub mod recorder;
 pub mod scenes;

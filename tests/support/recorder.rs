@@ -24,6 +24,20 @@ pub struct Spec<'a> {
     pub rect: (i16, i16, u16, u16),
     /// Not managed by the window manager, stacked over everything (a notification).
     pub override_redirect: bool,
+    /// An InputOnly window: shows nothing, takes input (xtrlock's, a transparent
+    /// click catcher).
+    pub input_only: bool,
+}
+
+impl Default for Spec<'_> {
+    fn default() -> Self {
+        Spec {
+            title: "Recorder",
+            rect: (0, 0, 100, 100),
+            override_redirect: true,
+            input_only: false,
+        }
+    }
 }
 
 pub struct Recorder {
@@ -42,23 +56,20 @@ impl Recorder {
         let root = conn.setup().roots[screen].root;
         let window = conn.generate_id().expect("window id");
         let (x, y, w, h) = spec.rect;
-        conn.create_window(
-            x11rb::COPY_DEPTH_FROM_PARENT,
-            window,
-            root,
-            x,
-            y,
-            w,
-            h,
-            0,
-            WindowClass::INPUT_OUTPUT,
-            0,
-            &CreateWindowAux::new()
-                .background_pixel(0x00c0_4080)
-                .override_redirect(u32::from(spec.override_redirect))
-                .event_mask(EventMask::KEY_PRESS | EventMask::BUTTON_PRESS),
-        )
-        .expect("create window");
+        let aux = CreateWindowAux::new()
+            .override_redirect(u32::from(spec.override_redirect))
+            .event_mask(EventMask::KEY_PRESS | EventMask::BUTTON_PRESS);
+        let (class, depth, aux) = if spec.input_only {
+            (WindowClass::INPUT_ONLY, 0, aux)
+        } else {
+            (
+                WindowClass::INPUT_OUTPUT,
+                x11rb::COPY_DEPTH_FROM_PARENT,
+                aux.background_pixel(0x00c0_4080),
+            )
+        };
+        conn.create_window(depth, window, root, x, y, w, h, 0, class, 0, &aux)
+            .expect("create window");
         conn.change_property8(
             PropMode::REPLACE,
             window,
@@ -107,15 +118,179 @@ impl Recorder {
     /// Takes the keyboard focus every 5 ms for `how_long`, as an app that keeps
     /// grabbing it would (a click on another window does not keep it away).
     pub fn keep_taking_focus(&mut self, how_long: Duration) {
+        self.flicker_focus(None, Duration::from_millis(5), how_long);
+    }
+
+    /// Takes the keyboard focus for `held` of every 12 ms for `how_long`, giving it
+    /// back to `back` (the game) in between, when given.
+    pub fn flicker_focus(&mut self, back: Option<u32>, held: Duration, how_long: Duration) {
         let (conn, window) = (self.conn.clone(), self.window);
+        let stop = self.stop.clone();
         self.threads.push(std::thread::spawn(move || {
             let start = Instant::now();
-            while start.elapsed() < how_long {
+            while start.elapsed() < how_long && !stop.load(Ordering::Relaxed) {
                 let _ = conn.set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME);
                 let _ = conn.flush();
-                std::thread::sleep(Duration::from_millis(5));
+                std::thread::sleep(held);
+                if let Some(game) = back {
+                    let _ = conn.set_input_focus(InputFocus::PARENT, game, x11rb::CURRENT_TIME);
+                    let _ = conn.flush();
+                    std::thread::sleep(Duration::from_millis(12).saturating_sub(held));
+                }
             }
         }));
+    }
+
+    /// Takes the keyboard focus once.
+    pub fn take_focus(&self) {
+        self.conn
+            .set_input_focus(InputFocus::PARENT, self.window, x11rb::CURRENT_TIME)
+            .expect("focus");
+        self.conn.flush().expect("flush");
+    }
+
+    /// Grabs the keyboard, the pointer or both for this window, as a menu, a launcher
+    /// or a screen locker does: input then goes here wherever the focus and the
+    /// pointer are. Retries for up to a second while someone else holds the device.
+    pub fn grab(&self, keyboard: bool, pointer: bool) {
+        use x11rb::protocol::xproto::{GrabMode, GrabStatus};
+        let start = Instant::now();
+        let mut ok = (!keyboard, !pointer);
+        while !(ok.0 && ok.1) && start.elapsed() < Duration::from_secs(1) {
+            if !ok.0 {
+                ok.0 = self
+                    .conn
+                    .grab_keyboard(
+                        false,
+                        self.window,
+                        x11rb::CURRENT_TIME,
+                        GrabMode::ASYNC,
+                        GrabMode::ASYNC,
+                    )
+                    .ok()
+                    .and_then(|c| c.reply().ok())
+                    .is_some_and(|r| r.status == GrabStatus::SUCCESS);
+            }
+            if !ok.1 {
+                ok.1 = self
+                    .conn
+                    .grab_pointer(
+                        false,
+                        self.window,
+                        EventMask::BUTTON_PRESS,
+                        GrabMode::ASYNC,
+                        GrabMode::ASYNC,
+                        x11rb::NONE,
+                        x11rb::NONE,
+                        x11rb::CURRENT_TIME,
+                    )
+                    .ok()
+                    .and_then(|c| c.reply().ok())
+                    .is_some_and(|r| r.status == GrabStatus::SUCCESS);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(
+            ok.0 && ok.1,
+            "the recorder could not grab (keyboard, pointer): {ok:?}"
+        );
+    }
+
+    /// Moves the window into `parent` (another client's window, the game's) at (x, y).
+    pub fn reparent_into(&self, parent: u32, x: i16, y: i16) {
+        self.conn
+            .reparent_window(self.window, parent, x, y)
+            .expect("reparent");
+        self.conn.map_window(self.window).expect("map");
+        self.conn.flush().expect("flush");
+        self.sync();
+    }
+
+    /// Waits until the server has done every request sent so far.
+    pub fn sync(&self) {
+        let _ = self.conn.get_input_focus().map(|c| c.reply());
+    }
+
+    /// Shows `picture` in the window (as its background, so the server redraws it).
+    pub fn show_picture(&self, picture: &image::RgbaImage) {
+        use x11rb::protocol::xproto::{ChangeWindowAttributesAux, ImageFormat};
+        let conn = &self.conn;
+        let screen = &conn.setup().roots[0];
+        let (w, h) = (picture.width() as u16, picture.height() as u16);
+        let pixmap = conn.generate_id().expect("id");
+        conn.create_pixmap(screen.root_depth, pixmap, self.window, w, h)
+            .expect("pixmap");
+        let gc = conn.generate_id().expect("id");
+        conn.create_gc(gc, pixmap, &Default::default()).expect("gc");
+        let bgrx: Vec<u8> = picture
+            .pixels()
+            .flat_map(|p| [p[2], p[1], p[0], 0])
+            .collect();
+        let row = usize::from(w) * 4;
+        for (i, strip) in bgrx.chunks(row * 32).enumerate() {
+            let rows = (strip.len() / row) as u16;
+            conn.put_image(
+                ImageFormat::Z_PIXMAP,
+                pixmap,
+                gc,
+                w,
+                rows,
+                0,
+                (i * 32) as i16,
+                0,
+                screen.root_depth,
+                strip,
+            )
+            .expect("put image");
+        }
+        conn.change_window_attributes(
+            self.window,
+            &ChangeWindowAttributesAux::new().background_pixmap(pixmap),
+        )
+        .expect("background");
+        conn.clear_area(false, self.window, 0, 0, 0, 0)
+            .expect("clear");
+        conn.flush().expect("flush");
+        self.sync();
+    }
+
+    /// Says the window belongs to another program: its WM_CLASS and `_NET_WM_PID`,
+    /// which any program may set to anything.
+    pub fn pose_as(&self, class: &str, pid: Option<u32>) {
+        let class = format!("{}\0{class}\0", class.to_lowercase());
+        self.conn
+            .change_property8(
+                PropMode::REPLACE,
+                self.window,
+                AtomEnum::WM_CLASS,
+                AtomEnum::STRING,
+                class.as_bytes(),
+            )
+            .expect("class");
+        if let Some(pid) = pid {
+            let atom = self
+                .conn
+                .intern_atom(false, b"_NET_WM_PID")
+                .expect("atom")
+                .reply()
+                .expect("atom")
+                .atom;
+            self.conn
+                .change_property32(
+                    PropMode::REPLACE,
+                    self.window,
+                    atom,
+                    AtomEnum::CARDINAL,
+                    &[pid],
+                )
+                .expect("pid");
+        }
+        self.conn.flush().expect("flush");
+    }
+
+    /// Forgets what was recorded so far (after a self-check).
+    pub fn clear(&self) {
+        self.events.lock().unwrap().clear();
     }
 
     /// Puts the window at the bottom of the stack, under every other window.

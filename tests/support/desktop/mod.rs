@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 mod games;
+mod playing;
 pub use games::browser_turn;
+pub use playing::Playing;
 
 /// Starts Xvfb on a free display number from a high range (400-899), so that it does not
 /// take the low numbers other tools and people start their servers on by habit. Returns

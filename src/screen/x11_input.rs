@@ -1,0 +1,638 @@
+//! The X11 input device: keys and clicks sent with XTest, each one only while the bot
+//! holds the X server (GrabServer) and only after checking, under that same grab, that
+//! it can reach nothing but the game. While the server is grabbed no other program's
+//! request runs: nobody can take the focus, grab the keyboard, map a window or move
+//! one between the check and the key, so there is no check-then-send race.
+//!
+//! Checked under the grab, before each key or click:
+//! - no other program holds an active keyboard or pointer grab (menus, launchers, screen
+//!   lockers): a grab attempt on a window of ours that is never mapped answers
+//!   AlreadyGrabbed when someone holds one and GrabNotViewable when nobody does, so the
+//!   probe itself takes nothing from anyone;
+//! - no input arrived that the bot did not send: the server's raw events (XInput 2.2)
+//!   of every device, XTest included (VNC and Barrier drive the desktop through it),
+//!   are read on this connection; the bot's own are the XTest events that arrive while
+//!   it holds the server, since nobody else's XTest request can run then;
+//! - a key: the focus is on the game's window or one inside it made by the game's own X
+//!   client (a window of another program reparented into the game is not the game), and
+//!   so is any window under the pointer inside the focus (keys go there);
+//! - a click: the pointer, once moved, is where the bot put it, and every window under
+//!   it down from the game's window belongs to the game's client; nothing else is on
+//!   top (InputOnly windows included: they show nothing but take the click).
+//!
+//! Right after the key press (before its release), a second grab probe tells whether a
+//! passive grab of another program took the key. The focus is also followed by events
+//! (FocusOut on the game's window): when it left the game since the last key, the
+//! device watches it for a moment and stops if another program has it, naming it.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use x11rb::connection::{Connection, RequestConnection};
+use x11rb::errors::{ConnectionError, ReplyError};
+use x11rb::protocol::xinput::{self, ConnectionExt as _};
+use x11rb::protocol::xproto::{
+    ChangeWindowAttributesAux, ConnectionExt as _, CreateWindowAux, EventMask, GrabMode,
+    GrabStatus, NotifyDetail, NotifyMode, Window, WindowClass,
+};
+use x11rb::protocol::xtest::ConnectionExt as _;
+use x11rb::protocol::Event;
+
+use super::x11::X11;
+use super::WindowInfo;
+use crate::input::{Input, InputError, Key, ScreenPoint};
+
+/// How long a grab by another program may last before the bot calls it the user's (a
+/// window manager holds the pointer for a moment after a click, to pass it on).
+const GRAB_PATIENCE: Duration = Duration::from_millis(300);
+/// How long the focus is watched once it was seen leaving the game.
+const FOCUS_WATCH: Duration = Duration::from_millis(100);
+
+/// The real device on X11.
+pub struct X11Input {
+    x11: X11,
+    /// A window of ours that is never mapped: the target of the grab probes.
+    probe: Window,
+    keycodes: HashMap<u32, u8>,
+    xtest_devices: Vec<u16>,
+    game: Option<Game>,
+    /// What the bot's own drains saw of someone else's input, kept for
+    /// [`Input::user_activity`].
+    seen: Option<String>,
+    delay: Duration,
+}
+
+/// The window the device may send to.
+struct Game {
+    window: Window,
+    /// The focus left the game's window since the last look.
+    focus_left: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Device {
+    Keyboard,
+    Pointer,
+}
+
+fn failed(e: impl Into<ReplyError>) -> InputError {
+    match e.into() {
+        ReplyError::ConnectionError(ConnectionError::IoError(e)) => {
+            InputError::DisplayGone(e.to_string())
+        }
+        e => InputError::Send(e.to_string()),
+    }
+}
+
+fn unsafe_now(why: String) -> InputError {
+    InputError::Unsafe(why)
+}
+
+impl X11Input {
+    /// Opens the device. `event_delay_ms` is a pause after each key or click.
+    pub fn open(event_delay_ms: u32) -> Result<X11Input, InputError> {
+        let x11 = X11::connect().map_err(|e| InputError::Open(e.to_string()))?;
+        let open_error = |e: &dyn std::fmt::Display| InputError::Open(e.to_string());
+        if x11
+            .conn
+            .extension_information(x11rb::protocol::xtest::X11_EXTENSION_NAME)
+            .map_err(|e| open_error(&e))?
+            .is_none()
+        {
+            return Err(InputError::Open(
+                "the X server has no XTEST extension to send keys and clicks with".into(),
+            ));
+        }
+        let probe = x11.conn.generate_id().map_err(|e| open_error(&e))?;
+        x11.conn
+            .create_window(
+                0,
+                probe,
+                x11.root,
+                -10,
+                -10,
+                1,
+                1,
+                0,
+                WindowClass::INPUT_ONLY,
+                0,
+                &CreateWindowAux::new(),
+            )
+            .map_err(|e| open_error(&e))?;
+        let keycodes = keycodes(&x11).map_err(|e| open_error(&e))?;
+        let xtest_devices = select_raw_events(&x11)?;
+        Ok(X11Input {
+            x11,
+            probe,
+            keycodes,
+            xtest_devices,
+            game: None,
+            seen: None,
+            delay: Duration::from_millis(event_delay_ms.into()),
+        })
+    }
+
+    fn game(&self) -> Result<Window, InputError> {
+        self.game.as_ref().map(|g| g.window).ok_or_else(|| {
+            InputError::Send("no game window to send input to (none was given)".into())
+        })
+    }
+
+    /// Runs `f` while this connection holds the X server, then lets it go.
+    fn holding_server<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, InputError>,
+    ) -> Result<T, InputError> {
+        self.x11.conn.grab_server().map_err(failed)?;
+        let result = f(self);
+        // A round trip brings in the raw events of what was sent (also when `f` gave
+        // up half way, after moving the pointer): the bot's own, read as such.
+        let drained = self.focus().and_then(|_| self.drain(true));
+        let released = self
+            .x11
+            .conn
+            .ungrab_server()
+            .map_err(failed)
+            .and_then(|_| self.x11.conn.flush().map_err(failed));
+        let result = result?;
+        drained?;
+        released?;
+        if !self.delay.is_zero() {
+            std::thread::sleep(self.delay);
+        }
+        Ok(result)
+    }
+
+    /// Whether another program holds an active grab of `device` now: a grab attempt on
+    /// the unmapped probe window fails with AlreadyGrabbed then, else with
+    /// GrabNotViewable, and takes nothing from anyone either way.
+    fn grabbed(&self, device: Device) -> Result<bool, InputError> {
+        let conn = &self.x11.conn;
+        let status = match device {
+            Device::Keyboard => {
+                conn.grab_keyboard(
+                    false,
+                    self.probe,
+                    x11rb::CURRENT_TIME,
+                    GrabMode::ASYNC,
+                    GrabMode::ASYNC,
+                )
+                .map_err(failed)?
+                .reply()
+                .map_err(failed)?
+                .status
+            }
+            Device::Pointer => {
+                conn.grab_pointer(
+                    false,
+                    self.probe,
+                    EventMask::NO_EVENT,
+                    GrabMode::ASYNC,
+                    GrabMode::ASYNC,
+                    x11rb::NONE,
+                    x11rb::NONE,
+                    x11rb::CURRENT_TIME,
+                )
+                .map_err(failed)?
+                .reply()
+                .map_err(failed)?
+                .status
+            }
+        };
+        if status == GrabStatus::SUCCESS {
+            // Not expected on an unmapped window; let go at once if it happens.
+            match device {
+                Device::Keyboard => conn.ungrab_keyboard(x11rb::CURRENT_TIME),
+                Device::Pointer => conn.ungrab_pointer(x11rb::CURRENT_TIME),
+            }
+            .map_err(failed)?;
+        }
+        Ok(status == GrabStatus::ALREADY_GRABBED || status == GrabStatus::FROZEN)
+    }
+
+    /// Fails when another program holds a grab of one of `devices`; a grab that lasts
+    /// less than [`GRAB_PATIENCE`] is waited out (this runs before the server is held).
+    fn wait_for_grabs(&mut self, devices: &[Device]) -> Result<(), InputError> {
+        let start = Instant::now();
+        loop {
+            let mut held = None;
+            for &d in devices {
+                if self.grabbed(d)? {
+                    held = Some(d);
+                    break;
+                }
+            }
+            let Some(device) = held else {
+                return Ok(());
+            };
+            if start.elapsed() >= GRAB_PATIENCE {
+                return Err(unsafe_now(grab_words(device)));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Reads every event that has arrived. Raw input is the bot's own only when `ours`
+    /// (read while the server is held, after the bot's XTest requests) and from an
+    /// XTest device; the first other input is kept in `seen`. A focus change that took
+    /// the focus out of the game is noted.
+    fn drain(&mut self, ours: bool) -> Result<(), InputError> {
+        let devices = self.xtest_devices.clone();
+        while let Some(event) = self.x11.conn.poll_for_event().map_err(failed)? {
+            let xtest = |source: u16| devices.contains(&source);
+            let via = |source: u16| {
+                if xtest(source) {
+                    " by another program (XTest: xdotool, VNC, Barrier)"
+                } else {
+                    ""
+                }
+            };
+            let found = match event {
+                Event::XinputRawMotion(e) if !(ours && xtest(e.sourceid)) => {
+                    Some(format!("the mouse moved{}", via(e.sourceid)))
+                }
+                Event::XinputRawButtonPress(e) if !(ours && xtest(e.sourceid)) => {
+                    Some(match e.detail {
+                        4..=7 => format!("the mouse wheel turned{}", via(e.sourceid)),
+                        b => format!("a mouse button ({b}) was pressed{}", via(e.sourceid)),
+                    })
+                }
+                Event::XinputRawKeyPress(e) if !(ours && xtest(e.sourceid)) => Some(format!(
+                    "a key (keycode {}) was pressed{}",
+                    e.detail,
+                    via(e.sourceid)
+                )),
+                Event::FocusOut(e) => {
+                    let away = [
+                        NotifyDetail::ANCESTOR,
+                        NotifyDetail::VIRTUAL,
+                        NotifyDetail::NONLINEAR,
+                        NotifyDetail::NONLINEAR_VIRTUAL,
+                    ]
+                    .contains(&e.detail)
+                        && e.mode != NotifyMode::UNGRAB;
+                    if let Some(game) = self.game.as_mut().filter(|g| g.window == e.event) {
+                        game.focus_left |= away;
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if self.seen.is_none() {
+                self.seen = found;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails when input the bot did not send has arrived.
+    fn no_foreign_input(&mut self) -> Result<(), InputError> {
+        self.drain(false)?;
+        match self.seen.take() {
+            Some(what) => Err(InputError::Interfered(what)),
+            None => Ok(()),
+        }
+    }
+
+    /// When the focus left the game since the last look: watches it for
+    /// [`FOCUS_WATCH`] and fails naming the first window of another program that has
+    /// it (a program that keeps taking it back). The game's own dialogs do not count.
+    fn focus_stayed(&mut self) -> Result<(), InputError> {
+        let game = self.game()?;
+        let left = self.game.as_ref().is_some_and(|g| g.focus_left);
+        if !left {
+            return Ok(());
+        }
+        let start = Instant::now();
+        while start.elapsed() < FOCUS_WATCH {
+            let focus = self.focus()?;
+            if focus > 1 && !self.x11.same_client(focus, game) {
+                return Err(unsafe_now(format!(
+                    "the keyboard focus is on {}: another program took it from the game",
+                    self.name(focus)
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if let Some(g) = self.game.as_mut() {
+            g.focus_left = false;
+        }
+        Ok(())
+    }
+
+    fn focus(&self) -> Result<Window, InputError> {
+        Ok(self
+            .x11
+            .conn
+            .get_input_focus()
+            .map_err(failed)?
+            .reply()
+            .map_err(failed)?
+            .focus)
+    }
+
+    /// A window named for a message: its application window's title, class, place and
+    /// the process of the X client that made it.
+    fn name(&self, window: Window) -> String {
+        let top = self.x11.top_level(window).unwrap_or(window);
+        let client = self.x11.client_of(top).unwrap_or(top);
+        let shown = if self.x11.same_client(client, window) {
+            client
+        } else {
+            window
+        };
+        let mut words = self.x11.window_info(shown, None).describe();
+        if let Some(pid) = self.x11.client_pid(window) {
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe"))
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|_| "?".into());
+            words.push_str(&format!(" of process {pid} ({exe})"));
+        }
+        words
+    }
+
+    /// The windows under the pointer from `from` down, outermost first, with where the
+    /// pointer is.
+    fn under_pointer(&self, from: Window) -> Result<(Vec<Window>, ScreenPoint), InputError> {
+        let mut chain = Vec::new();
+        let mut at = None;
+        let mut window = from;
+        loop {
+            let reply = self
+                .x11
+                .conn
+                .query_pointer(window)
+                .map_err(failed)?
+                .reply()
+                .map_err(failed)?;
+            at.get_or_insert(ScreenPoint {
+                x: reply.root_x.into(),
+                y: reply.root_y.into(),
+            });
+            if !reply.same_screen || reply.child == x11rb::NONE {
+                break;
+            }
+            chain.push(reply.child);
+            window = reply.child;
+        }
+        Ok((chain, at.unwrap_or(ScreenPoint { x: 0, y: 0 })))
+    }
+
+    /// Why a key sent now would not reach the game, else `None` (the server is held).
+    fn key_blocked(&self, game: Window) -> Result<Option<String>, InputError> {
+        let focus = self.focus()?;
+        if focus <= 1 {
+            return Ok(Some(
+                "no window has the keyboard focus, so keys would go wherever the pointer is".into(),
+            ));
+        }
+        let inside = self
+            .x11
+            .is_inside(focus, game)
+            .map_err(|e| InputError::Send(e.to_string()))?;
+        if !inside || !self.x11.same_client(focus, game) {
+            return Ok(Some(format!(
+                "the keyboard focus is on {}, not the game",
+                self.name(focus)
+            )));
+        }
+        // Keys go to the window under the pointer when it lies inside the focus.
+        let (chain, _) = self.under_pointer(focus)?;
+        Ok(chain
+            .iter()
+            .find(|&&w| !self.x11.same_client(w, game))
+            .map(|&w| {
+                format!(
+                    "{} lies inside the game's window under the pointer and would get the key",
+                    self.name(w)
+                )
+            }))
+    }
+
+    /// Why a click now at `at` (the pointer already there) would not reach the game,
+    /// else `None` (the server is held).
+    fn click_blocked(&self, game: Window, at: ScreenPoint) -> Result<Option<String>, InputError> {
+        let (chain, now) = self.under_pointer(self.x11.root)?;
+        if now != at {
+            return Ok(Some(format!(
+                "the pointer is at {now}, not at {at} where the bot put it"
+            )));
+        }
+        let Some(pos) = chain.iter().position(|&w| w == game) else {
+            return Ok(Some(match chain.first() {
+                Some(&top) => format!("{} is over {at}", self.name(top)),
+                None => format!("no window is at {at}"),
+            }));
+        };
+        Ok(chain[pos..]
+            .iter()
+            .find(|&&w| !self.x11.same_client(w, game))
+            .map(|&w| {
+                format!(
+                    "{} lies inside the game's window at {at} and would get the click",
+                    self.name(w)
+                )
+            }))
+    }
+
+    fn fake(&self, kind: u8, detail: u8, at: Option<ScreenPoint>) -> Result<(), InputError> {
+        let (x, y) = at.map_or((0, 0), |p| (p.x as i16, p.y as i16));
+        let root = if at.is_some() {
+            self.x11.root
+        } else {
+            x11rb::NONE
+        };
+        self.x11
+            .conn
+            .xtest_fake_input(kind, detail, x11rb::CURRENT_TIME, root, x, y, 0)
+            .map_err(failed)?;
+        Ok(())
+    }
+
+    /// The checks every input makes while the server is held: no grab, no foreign
+    /// input (the probes' replies bring every earlier event in).
+    fn held_checks(&mut self, devices: &[Device]) -> Result<(), InputError> {
+        for &d in devices {
+            if self.grabbed(d)? {
+                return Err(unsafe_now(grab_words(d)));
+            }
+        }
+        self.no_foreign_input()
+    }
+}
+
+fn grab_words(device: Device) -> String {
+    format!(
+        "another program holds the {} grab (a menu, a launcher or a screen locker), so input \
+         would go to it",
+        match device {
+            Device::Keyboard => "keyboard",
+            Device::Pointer => "pointer",
+        }
+    )
+}
+
+/// The keycode of each keysym the bot types (the first one found, unshifted).
+fn keycodes(x11: &X11) -> Result<HashMap<u32, u8>, ReplyError> {
+    let setup = x11.conn.setup();
+    let (min, max) = (setup.min_keycode, setup.max_keycode);
+    let map = x11.conn.get_keyboard_mapping(min, max - min + 1)?.reply()?;
+    let per = usize::from(map.keysyms_per_keycode.max(1));
+    let mut out = HashMap::new();
+    for (i, syms) in map.keysyms.chunks(per).enumerate() {
+        if let Some(&sym) = syms.first() {
+            out.entry(sym).or_insert(min + i as u8);
+        }
+    }
+    Ok(out)
+}
+
+/// Selects the server's raw key, button and motion events (XInput 2.2) of every
+/// device on the root window; returns the XTest devices.
+fn select_raw_events(x11: &X11) -> Result<Vec<u16>, InputError> {
+    let query = |e: &dyn std::fmt::Display| InputError::Query(e.to_string());
+    let version = x11
+        .conn
+        .xinput_xi_query_version(2, 2)
+        .map_err(|e| query(&e))?
+        .reply()
+        .map_err(|e| {
+            InputError::Open(format!(
+                "the X server has no XInput 2.2, needed to notice the user taking over: {e}"
+            ))
+        })?;
+    if (version.major_version, version.minor_version) < (2, 2) {
+        return Err(InputError::Open(format!(
+            "the X server has XInput {}.{}; 2.2 is needed to notice the user taking over",
+            version.major_version, version.minor_version
+        )));
+    }
+    let devices = x11
+        .conn
+        .xinput_xi_query_device(0u16)
+        .map_err(|e| query(&e))?
+        .reply()
+        .map_err(|e| query(&e))?;
+    let xtest = devices
+        .infos
+        .iter()
+        .filter(|d| String::from_utf8_lossy(&d.name).contains("XTEST"))
+        .map(|d| d.deviceid)
+        .collect();
+    let mask = xinput::XIEventMask::RAW_KEY_PRESS
+        | xinput::XIEventMask::RAW_BUTTON_PRESS
+        | xinput::XIEventMask::RAW_MOTION;
+    // 1 = XIAllMasterDevices: each event once, with the slave it came from.
+    x11.conn
+        .xinput_xi_select_events(
+            x11.root,
+            &[xinput::EventMask {
+                deviceid: 1,
+                mask: vec![mask],
+            }],
+        )
+        .map_err(|e| query(&e))?
+        .check()
+        .map_err(|e| query(&e))?;
+    Ok(xtest)
+}
+
+const KEY_PRESS: u8 = 2;
+const KEY_RELEASE: u8 = 3;
+const BUTTON_PRESS: u8 = 4;
+const BUTTON_RELEASE: u8 = 5;
+const MOTION: u8 = 6;
+
+impl Input for X11Input {
+    fn aim(&mut self, game: Option<&WindowInfo>) {
+        self.game = game.map(|g| Game {
+            window: g.id,
+            focus_left: false,
+        });
+        if let Some(g) = game {
+            // Our own selection: the game's own is untouched.
+            let _ = self.x11.conn.change_window_attributes(
+                g.id,
+                &ChangeWindowAttributesAux::new().event_mask(EventMask::FOCUS_CHANGE),
+            );
+            let _ = self.x11.conn.flush();
+        }
+    }
+
+    fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+        let game = self.game()?;
+        self.no_foreign_input()?;
+        self.wait_for_grabs(&[Device::Keyboard, Device::Pointer])?;
+        self.holding_server(|me| {
+            me.held_checks(&[Device::Keyboard, Device::Pointer])?;
+            me.fake(MOTION, 0, Some(at))?;
+            if let Some(why) = me.click_blocked(game, at)? {
+                return Err(unsafe_now(format!("not clicking: {why}")));
+            }
+            me.fake(BUTTON_PRESS, 1, None)?;
+            me.fake(BUTTON_RELEASE, 1, None)
+        })?;
+        self.no_foreign_input()
+    }
+
+    fn key(&mut self, key: Key) -> Result<(), InputError> {
+        let game = self.game()?;
+        let sym = crate::wayland::keysym(key)?;
+        let code = *self
+            .keycodes
+            .get(&sym)
+            .ok_or_else(|| InputError::Send(format!("the keyboard map has no key for {key:?}")))?;
+        self.no_foreign_input()?;
+        self.focus_stayed()?;
+        // A pointer grab counts too: menus that take the pointer take the keys next.
+        self.wait_for_grabs(&[Device::Keyboard, Device::Pointer])?;
+        let passive = self.holding_server(|me| {
+            me.held_checks(&[Device::Keyboard, Device::Pointer])?;
+            if let Some(why) = me.key_blocked(game)? {
+                return Err(unsafe_now(format!("not typing: {why}")));
+            }
+            me.fake(KEY_PRESS, code, None)?;
+            // A passive grab of another program that the press set off holds the
+            // keyboard until the release.
+            let taken = me.grabbed(Device::Keyboard)?;
+            me.fake(KEY_RELEASE, code, None)?;
+            Ok(taken)
+        })?;
+        if passive {
+            return Err(unsafe_now(format!(
+                "the key {key:?} went to another program's grab of it (a global shortcut)"
+            )));
+        }
+        self.no_foreign_input()
+    }
+
+    fn pointer(&mut self) -> Result<ScreenPoint, InputError> {
+        let reply = self
+            .x11
+            .conn
+            .query_pointer(self.x11.root)
+            .map_err(failed)?
+            .reply()
+            .map_err(failed)?;
+        Ok(ScreenPoint {
+            x: reply.root_x.into(),
+            y: reply.root_y.into(),
+        })
+    }
+
+    fn keys_held(&mut self) -> Result<bool, InputError> {
+        let reply = self
+            .x11
+            .conn
+            .query_keymap()
+            .map_err(failed)?
+            .reply()
+            .map_err(failed)?;
+        Ok(reply.keys.iter().any(|&b| b != 0))
+    }
+
+    fn user_activity(&mut self) -> Result<Option<String>, InputError> {
+        self.drain(false)?;
+        Ok(self.seen.take())
+    }
+}
