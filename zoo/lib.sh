@@ -77,15 +77,16 @@ zoo_display() {
 }
 ZOO_DISPLAY_BASE=${ZOO_DISPLAY_BASE:-250}
 
-# The id of the first mapped, managed window whose title matches REGEX (waits up to
-# SECONDS, 30 by default); empty when none came.
+# The id of the first window the window manager manages whose title (_NET_WM_NAME,
+# else WM_NAME; Qt 5 leaves WM_NAME empty) matches the extended REGEX; waits up to
+# SECONDS (30 by default). Fails when none came.
 zoo_wait_window() {
-  local regex=$1 secs=${2:-30} end id
+  local regex=$1 secs=${2:-30} end w
   end=$((SECONDS + secs))
   while ((SECONDS < end)); do
-    for id in $(xdotool search --onlyvisible --name "$regex" 2>/dev/null); do
-      if xprop -root _NET_CLIENT_LIST 2>/dev/null | grep -qi "$(printf '0x%x' "$id")"; then
-        echo "$id"
+    for w in $(zoo_clients); do
+      if zoo_title "$w" | grep -qE "$regex"; then
+        printf '%d\n' "$w"
         return 0
       fi
     done
@@ -94,12 +95,16 @@ zoo_wait_window() {
   return 1
 }
 
+zoo_clients() { xprop -root _NET_CLIENT_LIST 2>/dev/null | sed -n 's/.*# //p' | tr ',' ' '; }
+
+zoo_title() {
+  xprop -id "$1" _NET_WM_NAME WM_NAME 2>/dev/null | sed -n 's/^[A-Z_]*NAME([A-Z_0-9]*) = "\(.*\)"$/\1/p' | grep -m1 .
+}
+
 # Titles of all managed windows, one a line.
 zoo_titles() {
   local w
-  for w in $(xprop -root _NET_CLIENT_LIST 2>/dev/null | sed 's/.*# //; s/,/ /g'); do
-    xprop -id "$w" _NET_WM_NAME WM_NAME 2>/dev/null | sed -n 's/^[A-Z_]*NAME([A-Z_0-9]*) = "\(.*\)"$/\1/p' | head -n 1
-  done
+  for w in $(zoo_clients); do zoo_title "$w"; done
 }
 
 # The whole screen as PNG at PATH.
@@ -115,7 +120,8 @@ zoo_screen_words() {
 # A verdict from words: SUCCESS and FAILURE are extended regexes (case-insensitive)
 # matched against TEXT; prints "solved: ..." or "not solved: ...".
 zoo_judge_words() {
-  local success=$1 failure=$2 text=$3 where=$4
+  local success=$1 failure=$2 text where=$4
+  text=$(tr '\n' ' ' <<<"$3" | tr -s ' ')
   if [[ -n "$failure" ]] && grep -qiE "$failure" <<<"$text"; then
     echo "not solved: $where says \"$(grep -oiE "$failure" <<<"$text" | head -n 1)\""
   elif grep -qiE "$success" <<<"$text"; then
@@ -165,7 +171,7 @@ zoo_terminal() {
   shift
   ZOO_TMUX=zoo-$$-$RANDOM
   zoo_spawn xterm xterm -T "$title" -geometry 90x30 -fa Monospace -fs 13 \
-    -xrm 'XTerm*allowTitleOps: false' -e tmux -L "$ZOO_TMUX" -f /dev/null new-session -s game "$*"
+    -xrm 'XTerm*allowTitleOps: false' -e tmux -L "$ZOO_TMUX" -f /dev/null new-session -s game "$*" \; set-option status off
 }
 
 # The terminal's text as the game left it.
@@ -173,22 +179,23 @@ zoo_terminal_text() { tmux -L "$ZOO_TMUX" capture-pane -p -t game 2>/dev/null; }
 
 zoo_keys() { tmux -L "$ZOO_TMUX" send-keys -t game "$@"; }
 
-# The 81-character puzzle in a grid of text lines: every line with 9 cells of a digit or
-# a blank/dot, read from column offsets COL0 + i*STEP, on rows ROW0 + j*RSTEP.
+# The 81-character puzzle in a terminal's text: the first nine lines that hold nine
+# cells (a digit, '.' or blanks) between box-drawing bars (| or the line characters).
 zoo_text_grid() {
-  local text=$1 row0=$2 rstep=$3 col0=$4 step=$5
-  python3 - "$row0" "$rstep" "$col0" "$step" <<EOF
-import sys
-row0, rstep, col0, step = map(int, sys.argv[1:])
-lines = """$text""".split("\n")
-out = ""
-for j in range(9):
-    line = lines[row0 + j * rstep] if row0 + j * rstep < len(lines) else ""
-    for i in range(9):
-        c = line[col0 + i * step] if col0 + i * step < len(line) else " "
-        out += c if c in "123456789" else "."
-print(out)
-EOF
+  python3 -c '
+import re, sys
+rows = []
+for line in sys.stdin.read().split("\n"):
+    bars = [i for i, ch in enumerate(line) if ch in "|\u2502\u2503"]
+    if len(bars) < 2:
+        continue
+    cells = []
+    for part in re.split("[|\u2502\u2503]", line[bars[0] + 1 : bars[-1]]):
+        cells += part.split() or ["."]
+    if len(cells) == 9 and all(c in "123456789." for c in cells):
+        rows.append("".join(cells))
+print("".join(rows[:9]) if len(rows) >= 9 else "")
+' <<<"$1"
 }
 
 # The solution of an 81-character puzzle (the project's solver; the verdict never uses it).
@@ -219,13 +226,13 @@ zoo_npm() {
   (cd "$ZOO_DIR/npm/$name" && { [[ -f package.json ]] || echo '{"private":true}' >package.json; } && npm install --no-audit --no-fund -q "$@")
 }
 
-# The scripted player of a terminal game: the puzzle read from the terminal's text (grid
-# at ROW0 + j*RSTEP, COL0 + i*STEP), solved, and typed with the game's own keys from
-# the cursor's start at r1c1 (KEYS: left right up down, as tmux key names).
+# The scripted player of a terminal game: the puzzle read from the terminal's text,
+# solved, and typed with the game's own keys from the cursor's start at r1c1 (KEYS:
+# left right up down, as tmux key names).
 zoo_terminal_player() {
-  local mode=$1 row0=$2 rstep=$3 col0=$4 step=$5 left=$6 right=$7 up=$8 down=$9
+  local mode=$1 left=$2 right=$3 up=$4 down=$5
   local puzzle solution
-  puzzle=$(zoo_text_grid "$(zoo_terminal_text)" "$row0" "$rstep" "$col0" "$step")
+  puzzle=$(zoo_text_grid "$(zoo_terminal_text)")
   solution=$(zoo_solve "$puzzle")
   if [[ ! $solution =~ ^[1-9]{81}$ ]]; then
     zoo_log "player: the terminal's grid $puzzle does not solve: $solution"
@@ -246,4 +253,77 @@ for i in empties:
     while c > tc: print(left); c -= 1
     print(solution[i])
 PY
+}
+
+# Clicks the middle of the first words on the screen that match REGEX (Tesseract's
+# word boxes on a screenshot scaled up twice).
+zoo_click_words() {
+  local png=$ZOO_RUN/click.png xy
+  zoo_shot "$png" && convert "$png" -resize 200% "$png" 2>/dev/null
+  xy=$(tesseract "$png" - tsv 2>/dev/null | awk -F'\t' -v re="$1" 'NR > 1 && $12 ~ re && $11 > 30 { print int(($7 + $9 / 2) / 2) " " int(($8 + $10 / 2) / 2); exit }')
+  [[ -n $xy ]] || { zoo_log "no \"$1\" on the screen"; return 1; }
+  xdotool mousemove $xy click 1
+}
+
+# Chromium in app mode on PAGE (a file path), WIDTHxHEIGHT, with its DevTools port on
+# 127.0.0.1 ($ZOO_CDP) for the verdict.
+zoo_chromium() {
+  local page=$1 size=$2
+  ZOO_CDP=$((9300 + RANDOM % 500))
+  zoo_spawn browser chromium --no-sandbox --test-type --disable-gpu --disable-quic \
+    --no-first-run --disable-background-networking --disable-component-update --disable-sync \
+    --password-store=basic --user-data-dir="$ZOO_RUN/chromium" --window-size="$size" \
+    --window-position=0,0 --remote-debugging-address=127.0.0.1 --remote-debugging-port="$ZOO_CDP" \
+    --app="file://$page"
+}
+
+# The value of a JavaScript EXPRESSION in the browser's page (JSON).
+zoo_dom() { node --experimental-websocket --no-warnings "$ZOO_ROOT/zoo/web/cdp.mjs" "$ZOO_CDP" "$1"; }
+
+# The scripted player for games where a click on an empty cell enters something by
+# itself (KSudoku enters its palette's digit): one click on a given selects it, then
+# arrow keys walk to each empty cell and a digit key fills it. The cells' places come
+# from the bot's dry run (a line fitted through them gives every cell's centre).
+zoo_arrow_player() {
+  local mode=$1 moves
+  moves=$(zoo_bot --window "$ZOO_WINDOW" --once --dry-run 2>"$ZOO_RUN/dry.log" | grep -E '^r[1-9]c[1-9]=[1-9] at ')
+  [[ -n $moves ]] || { zoo_log "player: the dry run gave no moves: $(tail -n 1 "$ZOO_RUN/dry.log")"; return 1; }
+  python3 -c '
+import re, sys
+mode = sys.argv[1]
+moves = [tuple(map(int, m)) for m in re.findall(r"r(\d)c(\d)=(\d) at \((-?\d+),(-?\d+)\)", sys.stdin.read())]
+def fit(pairs):  # least squares v = v0 + k * i
+    n = len(pairs); si = sum(i for i, _ in pairs); sv = sum(v for _, v in pairs)
+    sii = sum(i * i for i, _ in pairs); siv = sum(i * v for i, v in pairs)
+    k = (n * siv - si * sv) / (n * sii - si * si); return (sv - k * si) / n, k
+x0, kx = fit([(c, x) for r, c, d, x, y in moves]); y0, ky = fit([(r, y) for r, c, d, x, y in moves])
+empty = {(r, c) for r, c, *_ in moves}
+start = next((r, c) for r in range(1, 10) for c in range(1, 10) if (r, c) not in empty)
+print("click", round(x0 + kx * start[1]), round(y0 + ky * start[0]))
+if mode == "wrong":
+    moves = moves[:-1]
+r, c = start
+for tr, tc, d, *_ in moves:
+    for _ in range(abs(tr - r)): print("key", "Down" if tr > r else "Up")
+    for _ in range(abs(tc - c)): print("key", "Right" if tc > c else "Left")
+    r, c = tr, tc
+    print("key", d)
+' "$mode" <<<"$moves" | while read -r what a b; do
+    if [[ $what == click ]]; then
+      xdotool mousemove "$a" "$b" click 1
+      sleep 0.3
+    else
+      xdotool key "$a"
+      sleep "${ZOO_KEY_PAUSE:-0.05}"
+    fi
+  done
+}
+
+# The words in the first managed window whose title matches REGEX (Tesseract on a
+# capture of it, scaled up twice); empty when there is no such window.
+zoo_window_words() {
+  local w png=$ZOO_RUN/window-words.png
+  w=$(zoo_wait_window "$1" "${2:-1}") || return 0
+  import -window "$w" "$png" 2>/dev/null && convert "$png" -resize 200% "$png" 2>/dev/null
+  tesseract "$png" - 2>/dev/null | tr '\n' ' ' | tr -s ' '
 }

@@ -22,4 +22,4 @@ zoo_verdict() {
   zoo_judge_words '\bSolved\b' 'Not correct|Correct so far' "$(zoo_terminal_text)" "nudoku's status line"
 }
 
-zoo_player() { zoo_terminal_player "$1" 4 2 5 4 h l k j; }
+zoo_player() { zoo_terminal_player "$1" h l k j; }
