@@ -12,6 +12,8 @@
 #       by the game. Prints a table; logs and screenshots go to $ZOO_OUT (out/zoo).
 #       --load keeps both cores busy (stress-ng) during the runs.
 #   scripts/zoo.sh --list                the games, one a line
+#   scripts/zoo.sh --installed GAME...   exit 0 when the games are installed, else 1
+#                                        naming what is missing
 #
 # The bot is $SUDOKU_BOT, else target/release/sudoku-bot-full of this tree.
 # Exit status: 0 when every control behaved, 1 when one did not, 2 on bad usage.
@@ -21,10 +23,11 @@ source "$here/zoo/lib.sh"
 
 usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
-install=0 runs=1 load=0 controls=1 games=()
+install=0 check=0 runs=1 load=0 controls=1 games=()
 while (($#)); do
   case $1 in
     --install) install=1 ;;
+    --installed) check=1 ;;
     --runs) runs=${2:?}; shift ;;
     --load) load=1 ;;
     --no-controls) controls=0 ;;
@@ -40,6 +43,14 @@ for g in "${games[@]}"; do
   [[ -f $here/zoo/games/$g.sh ]] || { echo "zoo: no game \"$g\" (scripts/zoo.sh --list)" >&2; exit 2; }
 done
 
+printenv_kind() { echo "$ZOO_KIND"; }
+needs_present() {
+  local f
+  for f in "${ZOO_NEEDS[@]}"; do
+    [[ -e $f ]] || { echo "zoo: $1 needs $f (scripts/zoo.sh --install $1)" >&2; return 1; }
+  done
+}
+
 # Each game's functions, in a subshell of its own so that games do not see each other's.
 in_game() {
   local g=$1
@@ -50,6 +61,14 @@ in_game() {
     "$@"
   )
 }
+
+if ((check)); then
+  missing=0
+  for g in "${games[@]}"; do
+    in_game "$g" needs_present "$g" || missing=1
+  done
+  exit $missing
+fi
 
 if ((install)); then
   mkdir -p "$ZOO_DIR"
@@ -121,7 +140,7 @@ bot_run() {
 
 bad_controls=0
 for g in "${games[@]}"; do
-  kind=$(source "$here/zoo/games/$g.sh"; echo "$ZOO_KIND")
+  kind=$(in_game "$g" printenv_kind)
   cplus=- cminus=-
   if ((controls)); then
     zoo_log "$g: positive control"

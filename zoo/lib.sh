@@ -179,21 +179,24 @@ zoo_terminal_text() { tmux -L "$ZOO_TMUX" capture-pane -p -t game 2>/dev/null; }
 
 zoo_keys() { tmux -L "$ZOO_TMUX" send-keys -t game "$@"; }
 
-# The 81-character puzzle in a terminal's text: the first nine lines that hold nine
-# cells (a digit, '.' or blanks) between box-drawing bars (| or the line characters).
+# The 81-character puzzle in a game's text: the first nine lines that hold nine cells
+# (a digit, '.' or blanks) between box-drawing bars (| or the line characters), or split
+# by them.
 zoo_text_grid() {
   python3 -c '
 import re, sys
 rows = []
 for line in sys.stdin.read().split("\n"):
     bars = [i for i, ch in enumerate(line) if ch in "|\u2502\u2503"]
-    if len(bars) < 2:
+    if len(bars) < 2 and "|" not in line:
         continue
-    cells = []
-    for part in re.split("[|\u2502\u2503]", line[bars[0] + 1 : bars[-1]]):
-        cells += part.split() or ["."]
-    if len(cells) == 9 and all(c in "123456789." for c in cells):
-        rows.append("".join(cells))
+    for text in (line[bars[0] + 1 : bars[-1]], line):
+        cells = []
+        for part in re.split("[|\u2502\u2503]", text):
+            cells += part.split() or ["."]
+        if len(cells) == 9 and all(c in "123456789." for c in cells):
+            rows.append("".join(cells))
+            break
 print("".join(rows[:9]) if len(rows) >= 9 else "")
 ' <<<"$1"
 }
@@ -326,4 +329,25 @@ zoo_window_words() {
   w=$(zoo_wait_window "$1" "${2:-1}") || return 0
   import -window "$w" "$png" 2>/dev/null && convert "$png" -resize 200% "$png" 2>/dev/null
   tesseract "$png" - 2>/dev/null | tr '\n' ' ' | tr -s ' '
+}
+
+# A verdict on an 81-character grid the game itself gave (its DOM, its copied text):
+# solved when full and every row, column and box holds 1-9.
+zoo_judge_grid() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+g, where = sys.argv[1], sys.argv[2]
+units = [[9 * r + c for c in range(9)] for r in range(9)] + [[9 * r + c for r in range(9)] for c in range(9)] \
+    + [[9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)] for b in range(9)]
+if len(g) != 81:
+    print(f"not solved: {where} holds no grid ({g[:20]})")
+elif "!" in g:
+    print(f"not solved: {where} marks {g.count('!')} cells as clashing")
+elif any(ch not in "123456789" for ch in g):
+    print(f"not solved: {where} has {sum(ch not in '123456789' for ch in g)} empty cells")
+elif all(sorted(g[i] for i in u) == list("123456789") for u in units):
+    print(f"solved: {where} is full and every row, column and box holds 1-9 ({g[:9]}...)")
+else:
+    print(f"not solved: {where} breaks a rule ({g[:9]}...)")
+PY
 }

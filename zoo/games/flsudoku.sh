@@ -8,6 +8,8 @@ ZOO_VERSION=1.3.8-6
 ZOO_AUTHOR="Michael Sweet (FLTK)"
 ZOO_LICENSE="LGPL-2+ with FLTK exceptions"
 
+ZOO_NEEDS=(/usr/games/flsudoku)
+
 zoo_install() { zoo_apt fltk1.3-games; }
 
 zoo_launch() {

@@ -6,6 +6,8 @@ ZOO_VERSION=1:43.1-1
 ZOO_AUTHOR="The GNOME Project"
 ZOO_LICENSE=GPL-3+
 
+ZOO_NEEDS=(/usr/games/gnome-sudoku)
+
 zoo_install() { zoo_apt gnome-sudoku dbus; }
 
 zoo_launch() {

@@ -8,6 +8,8 @@ ZOO_VERSION=4:22.12.3-1
 ZOO_AUTHOR="The KDE community"
 ZOO_LICENSE=GPL-2+
 
+ZOO_NEEDS=(/usr/games/ksudoku)
+
 zoo_install() { zoo_apt ksudoku dbus; }
 
 zoo_launch() {

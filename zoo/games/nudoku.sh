@@ -7,6 +7,8 @@ ZOO_VERSION=2.1.0-0.1
 ZOO_AUTHOR="Michael Jung (jubalh)"
 ZOO_LICENSE=GPL-3+
 
+ZOO_NEEDS=(/usr/games/nudoku /usr/bin/xterm /usr/bin/tmux)
+
 zoo_install() { zoo_apt nudoku xterm tmux; }
 
 zoo_launch() {

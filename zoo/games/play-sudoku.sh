@@ -6,6 +6,8 @@ ZOO_VERSION=0.0.9
 ZOO_AUTHOR="4sushi"
 ZOO_LICENSE=MIT
 
+ZOO_NEEDS=("$ZOO_DIR/py/bin/play-sudoku" /usr/bin/xterm /usr/bin/tmux)
+
 zoo_install() { zoo_pip "play-sudoku==0.0.9" && zoo_apt xterm tmux; }
 
 zoo_launch() {

@@ -8,6 +8,8 @@ ZOO_VERSION=0.0.5
 ZOO_AUTHOR="Matus Ledenyi"
 ZOO_LICENSE=GPL-3.0
 
+ZOO_NEEDS=("$ZOO_DIR/npm/react-sudoku/react-sudoku.html" /usr/bin/chromium /usr/bin/node)
+
 zoo_install() {
   zoo_npm react-sudoku sudoku-react-component@0.0.5 react@16.14.0 react-dom@16.14.0 &&
     cp "$ZOO_ROOT/zoo/web/react-sudoku.html" "$ZOO_DIR/npm/react-sudoku/"
@@ -39,22 +41,8 @@ react_grid() {
 zoo_verdict() {
   local grid
   grid=$(react_grid) || { echo "not solved: the page's DOM could not be read"; return; }
-  python3 - "$grid" <<'PY'
-import sys
-g = sys.argv[1]
-units = [[9 * r + c for c in range(9)] for r in range(9)] + [[9 * r + c for r in range(9)] for c in range(9)] \
-    + [[9 * (3 * (b // 3) + i // 3) + 3 * (b % 3) + i % 3 for i in range(9)] for b in range(9)]
-if len(g) != 81 or "?" in g:
-    print(f"not solved: the DOM has no full grid ({g})")
-elif "!" in g:
-    print(f"not solved: the DOM marks {g.count('!')} cells collided")
-elif "." in g:
-    print(f"not solved: the DOM has {g.count('.')} empty cells")
-elif all(sorted(g[i] for i in u) == list("123456789") for u in units):
-    print(f"solved: the DOM holds a full grid, no cell collided, every unit 1-9 ({g[:9]}...)")
-else:
-    print("not solved: the DOM's grid breaks a rule")
-PY
+  [[ $grid == *"?"* ]] && grid="no full grid: $grid"
+  zoo_judge_grid "$grid" "the page's DOM"
 }
 
 zoo_player() { zoo_click_player "$1"; }

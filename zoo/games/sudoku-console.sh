@@ -7,6 +7,8 @@ ZOO_VERSION=1.0.5-2+b3
 ZOO_AUTHOR="Michael Kennett"
 ZOO_LICENSE="public domain"
 
+ZOO_NEEDS=(/usr/games/sudoku /usr/bin/xterm /usr/bin/tmux)
+
 zoo_install() { zoo_apt sudoku xterm tmux; }
 
 zoo_launch() {

@@ -8,6 +8,8 @@ ZOO_VERSION=0.1.0
 ZOO_AUTHOR="Kunal Kumar"
 ZOO_LICENSE=MIT
 
+ZOO_NEEDS=("$ZOO_DIR/py/bin/sudoku9")
+
 zoo_install() { zoo_pip "sudoku9==0.1.0" "PyQt6==6.10.0" "pyqtdarktheme==0.1.7" && zoo_apt libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0; }
 
 zoo_launch() {
@@ -17,8 +19,14 @@ zoo_launch() {
   sleep 1
 }
 
-# The "Validate" button, found by its words on the screen.
-zoo_after_bot() { zoo_click_words 'Validate'; }
+# The "Validate" button: the full-width button at the bottom of the window.
+zoo_after_bot() {
+  local w width height
+  w=$(zoo_wait_window '^Sudoku - Easy$' 2) || return 0
+  read -r width height < <(xwininfo -id "$w" | awk '/Width:/ { w = $2 } /Height:/ { h = $2 } END { print w, h }')
+  xdotool mousemove --window "$w" $((width / 2)) $((height - 27)) click 1
+  sleep 1
+}
 
 zoo_verdict() {
   local titles

@@ -1,5 +1,5 @@
-# sudokuPackage 0.1 ("Game Sudoku", pygame), PyPI. Verdict: "Successful!!" drawn over the
-# grid when it is full and right.
+# sudokuPackage 0.1 ("Game Sudoku", pygame 2 / SDL 2), PyPI. Verdict: "Successful!!" that
+# it draws over the grid when the grid is full with no clash.
 ZOO_KIND=pygame
 ZOO_SOURCE=pypi
 ZOO_PACKAGE=sudokuPackage
@@ -13,8 +13,16 @@ zoo_launch() {
   local dir
   dir=$("$ZOO_PY" -c 'import sudokuPackage, os; print(os.path.dirname(sudokuPackage.__file__))') || return 1
   (cd "$dir" && zoo_spawn game env SDL_VIDEODRIVER=x11 "$ZOO_PY" main.py)
-  zoo_wait_window '^Game Sudoku$' 30 >/dev/null || return 1
+  local w
+  w=$(zoo_wait_window '^Game Sudoku$' 30) || return 1
   ZOO_WINDOW="Game Sudoku"
+  sleep 1
+  # Its first screen picks the level (EASY, the top third of the window), then "Press
+  # Blank To Start": Space.
+  xdotool mousemove --window "$w" 130 50 click 1
+  sleep 1.5
+  xdotool windowactivate "$w" 2>/dev/null
+  xdotool key space
   sleep 1
 }
 

@@ -1,0 +1,36 @@
+# Solo from Simon Tatham's Portable Puzzle Collection (GTK 3), Debian's sgt-puzzles.
+# It says nothing when solved (the grid flashes). Verdict: the game's own text of its
+# grid, copied with its Game > Copy to the clipboard and read with xclip: full and every
+# row, column and box 1-9.
+ZOO_KIND=GTK
+ZOO_SOURCE=debian
+ZOO_PACKAGE=sgt-puzzles
+ZOO_VERSION=20220913.df783b9-2
+ZOO_AUTHOR="Simon Tatham"
+ZOO_LICENSE=MIT
+
+ZOO_NEEDS=(/usr/games/sgt-solo /usr/bin/xclip)
+
+zoo_install() { zoo_apt sgt-puzzles xclip; }
+
+zoo_launch() {
+  mkdir -p "$ZOO_RUN/home"
+  HOME=$ZOO_RUN/home zoo_spawn game /usr/games/sgt-solo
+  zoo_wait_window '^Solo$' 30 >/dev/null || return 1
+  ZOO_WINDOW=Solo
+  sleep 1
+}
+
+zoo_verdict() {
+  local w text
+  w=$(zoo_wait_window '^Solo$' 2) || { echo "not solved: no Solo window"; return; }
+  xdotool windowactivate "$w" 2>/dev/null
+  sleep 0.2
+  printf '' | xclip -selection clipboard
+  zoo_click_words '^Game$' && sleep 0.6 && zoo_click_words '^Copy$' || { echo "not solved: no Game > Copy menu"; return; }
+  sleep 0.5
+  text=$(xclip -o -selection clipboard -t UTF8_STRING 2>/dev/null)
+  zoo_judge_grid "$(zoo_text_grid "$text")" "Solo's copied grid"
+}
+
+zoo_player() { zoo_click_player "$1"; }
