@@ -11,6 +11,9 @@
 #       of `sudoku-bot-full --window TITLE --once -v` with no configuration, each judged
 #       by the game. Prints a table; logs and screenshots go to $ZOO_OUT (out/zoo).
 #       --load keeps both cores busy (stress-ng) during the runs.
+#   scripts/zoo.sh --open GAME           start the game on a display of its own, print
+#                                        DISPLAY and the window title, and keep it open
+#                                        until Ctrl+C (to try the bot on it by hand)
 #   scripts/zoo.sh --list                the games, one a line
 #   scripts/zoo.sh --installed GAME...   exit 0 when the games are installed, else 1
 #                                        naming what is missing
@@ -23,11 +26,12 @@ source "$here/zoo/lib.sh"
 
 usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
-install=0 check=0 runs=1 load=0 controls=1 games=()
+install=0 check=0 open=0 runs=1 load=0 controls=1 games=()
 while (($#)); do
   case $1 in
     --install) install=1 ;;
     --installed) check=1 ;;
+    --open) open=1 ;;
     --runs) runs=${2:?}; shift ;;
     --load) load=1 ;;
     --no-controls) controls=0 ;;
@@ -88,6 +92,12 @@ ZOO_RUN=$(mktemp -d)
 export ZOO_RUN
 cleanup() {
   zoo_stop_all
+  # Terminal games' tmux servers (named after this script's pid), should a game's
+  # subshell have been cut short.
+  local socket
+  for socket in "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"/zoo-$$-*; do
+    [[ -e $socket ]] && tmux -L "${socket##*/}" kill-server 2>/dev/null
+  done
   [[ -n ${load_pid:-} ]] && kill -- "-$load_pid" 2>/dev/null
   rm -rf "$ZOO_RUN"
 }
@@ -137,6 +147,18 @@ bot_run() {
   cat "$log" >&2
   printf '%s|%s|%.1f' "$rc" "$(grep -v '^ *$' "$log" | tail -n 1 | cut -c1-160 | tr '|\t' '/ ')" "$(echo "$end - $start" | bc)"
 }
+
+if ((open)); then
+  keep_open() {
+    trap 'zoo_stop_games 2' EXIT
+    trap 'exit 130' INT TERM
+    zoo_launch || { echo "zoo: $1 did not start (logs in $ZOO_RUN)" >&2; return 1; }
+    echo "DISPLAY=$DISPLAY sudoku-bot --window \"$ZOO_WINDOW\" --once -v   # $1; Ctrl+C ends it"
+    while sleep 3600; do :; done
+  }
+  in_game "${games[0]}" keep_open "${games[0]}"
+  exit
+fi
 
 bad_controls=0
 for g in "${games[@]}"; do

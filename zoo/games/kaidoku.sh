@@ -41,7 +41,7 @@ zoo_verdict() {
     # "save", the button under the grid (the window is 270x300).
     xdotool mousemove --window "$w" 135 288 click 1
     sleep 0.3
-    wmctrl -c KAIDOKU
+    wmctrl -i -c "$(printf "0x%x" "$w")"
     sleep 1
   fi
   zoo_keys c Enter
