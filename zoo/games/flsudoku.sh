@@ -4,7 +4,7 @@
 ZOO_KIND=FLTK
 ZOO_SOURCE=debian
 ZOO_PACKAGE=fltk1.3-games
-ZOO_VERSION=1.3.8-6
+ZOO_VERSION=1.3.8-5
 ZOO_AUTHOR="Michael Sweet (FLTK)"
 ZOO_LICENSE="LGPL-2+ with FLTK exceptions"
 

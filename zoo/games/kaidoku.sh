@@ -12,7 +12,7 @@ ZOO_LICENSE=MIT
 
 ZOO_NEEDS=("$ZOO_DIR/py/bin/kaidoku" /usr/bin/xterm /usr/bin/tmux /usr/bin/wmctrl)
 
-zoo_install() { zoo_pip "kaidoku==1.0.1" && zoo_apt xterm tmux python3-tk wmctrl; }
+zoo_install() { zoo_pip "kaidoku==1.0.1" "configobj==5.0.9" "pillow==13.0.0" "PyX==0.18" && zoo_apt xterm tmux python3-tk wmctrl; }
 
 zoo_launch() {
   mkdir -p "$ZOO_RUN/home"

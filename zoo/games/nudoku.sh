@@ -1,9 +1,9 @@
-# nudoku 2.1 (ncurses), Debian's nudoku, in xterm. Verdict: its own check (the 'c' key),
+# nudoku 2.1.0 (ncurses), Debian's nudoku, in xterm. Verdict: its own check (the 'c' key),
 # whose answer it prints in the terminal ("Solved", "Not correct", "Correct so far").
 ZOO_KIND=curses
 ZOO_SOURCE=debian
 ZOO_PACKAGE=nudoku
-ZOO_VERSION=2.1.0-0.1
+ZOO_VERSION=2.1.0-0.1+b2
 ZOO_AUTHOR="Michael Jung (jubalh)"
 ZOO_LICENSE=GPL-3+
 

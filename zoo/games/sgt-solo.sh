@@ -5,7 +5,7 @@
 ZOO_KIND=GTK
 ZOO_SOURCE=debian
 ZOO_PACKAGE=sgt-puzzles
-ZOO_VERSION=20220913.df783b9-2
+ZOO_VERSION=20230122.806ae71-2
 ZOO_AUTHOR="Simon Tatham"
 ZOO_LICENSE=MIT
 
@@ -26,8 +26,17 @@ zoo_verdict() {
   w=$(zoo_wait_window '^Solo$' 2) || { echo "not solved: no Solo window"; return; }
   xdotool windowactivate "$w" 2>/dev/null
   sleep 0.2
-  printf '' | xclip -selection clipboard
-  zoo_click_words '^Game$' && sleep 0.6 && zoo_click_words '^Copy$' || { echo "not solved: no Game > Copy menu"; return; }
+  printf '' | xclip -selection clipboard >/dev/null 2>&1
+  # "Game" is the menu bar's first item; "Copy" is found by its word (3 tries).
+  local tries copied=0
+  for tries in 1 2 3; do
+    xdotool mousemove --window "$w" 27 12 click 1
+    sleep 0.7
+    zoo_click_words '^Copy$' && { copied=1; break; }
+    xdotool key Escape
+    sleep 0.3
+  done
+  ((copied)) || { echo "not solved: no Game > Copy menu"; return; }
   sleep 0.5
   text=$(xclip -o -selection clipboard -t UTF8_STRING 2>/dev/null)
   zoo_judge_grid "$(zoo_text_grid "$text")" "Solo's copied grid"

@@ -3,7 +3,7 @@
 ZOO_KIND=curses
 ZOO_SOURCE=debian
 ZOO_PACKAGE=sudoku
-ZOO_VERSION=1.0.5-2+b3
+ZOO_VERSION=1.0.5-2.1
 ZOO_AUTHOR="Michael Kennett"
 ZOO_LICENSE="public domain"
 

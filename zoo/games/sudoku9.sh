@@ -10,7 +10,7 @@ ZOO_LICENSE=MIT
 
 ZOO_NEEDS=("$ZOO_DIR/py/bin/sudoku9")
 
-zoo_install() { zoo_pip "sudoku9==0.1.0" "PyQt6==6.10.0" "pyqtdarktheme==0.1.7" && zoo_apt libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0; }
+zoo_install() { zoo_pip "sudoku9==0.1.0" "PyQt6==6.11.0" "PyQt6-Qt6==6.11.2" "pyqtdarktheme==2.1.0" "rich==15.0.0" && zoo_apt libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0; }
 
 zoo_launch() {
   zoo_spawn game env QT_QPA_PLATFORM=xcb "$ZOO_DIR/py/bin/sudoku9" play easy
