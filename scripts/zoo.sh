@@ -145,7 +145,7 @@ bot_run() {
   rc=$?
   end=$(date +%s.%N)
   cat "$log" >&2
-  printf '%s|%s|%.1f' "$rc" "$(grep -v '^ *$' "$log" | tail -n 1 | cut -c1-160 | tr '|\t' '/ ')" "$(echo "$end - $start" | bc)"
+  printf '%s|%s|%s' "$rc" "$(grep -v '^ *$' "$log" | tail -n 1 | cut -c1-160 | tr '|\t' '/ ')" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
 }
 
 if ((open)); then
@@ -181,6 +181,8 @@ for g in "${games[@]}"; do
     IFS='|' read -r rc last secs <<<"${line#*$'\t'}"
     solved=no
     [[ $verdict == solved:* && $rc == 0 ]] && solved=yes
+    # The game never dealt a puzzle (it did not start): not a run of the bot.
+    [[ $verdict == "no verdict: the game did not start" ]] && solved="no game"
     zoo_log "$g: run $r: $verdict; bot exit $rc in ${secs}s: $last"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "$kind" "$cplus" "$cminus" "$r" \
       "$verdict" "${rc:--}" "${last:--}" "${secs:--}" "$solved" >>"$results"
@@ -191,8 +193,8 @@ echo
 echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 sed 's/|/\//g; s/\t/ | /g; s/^/| /; s/$/ |/' "$results"
-total=$(wc -l <"$results")
+total=$(awk -F'\t' '$10 != "no game"' "$results" | wc -l)
 good=$(awk -F'\t' '$10 == "yes"' "$results" | wc -l)
 echo
-echo "truthfully solved: $good of $total runs ($(uptime | sed 's/.*load average/load average/'))"
+echo "truthfully solved: $good of $total runs, not counting runs where the game dealt no puzzle ($(uptime | sed 's/.*load average/load average/'))"
 exit $bad_controls

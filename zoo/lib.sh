@@ -204,6 +204,39 @@ print("".join(rows[:9]) if len(rows) >= 9 else "")
 # The solution of an 81-character puzzle (the project's solver; the verdict never uses it).
 zoo_solve() { zoo_bot solve "$1"; }
 
+# One solution of a puzzle that may have several (games that deal such puzzles accept
+# any valid grid), by a small backtracking search; fails when there is none.
+zoo_any_solution() {
+  python3 - "$1" <<'PY'
+import sys
+g = list(sys.argv[1])
+def options(i):
+    r, c = divmod(i, 9)
+    seen = {g[9 * r + k] for k in range(9)} | {g[9 * k + c] for k in range(9)}
+    seen |= {g[9 * (3 * (r // 3) + k // 3) + 3 * (c // 3) + k % 3] for k in range(9)}
+    return [d for d in "123456789" if d not in seen]
+def solve():
+    empty = [i for i in range(81) if g[i] == "."]
+    if not empty:
+        return True
+    i = min(empty, key=lambda i: len(options(i)))
+    for d in options(i):
+        g[i] = d
+        if solve():
+            return True
+    g[i] = "."
+    return False
+def clash(i):
+    d, g[i] = g[i], "."
+    bad = d not in options(i)
+    g[i] = d
+    return bad
+if any(g[i] != "." and clash(i) for i in range(81)):
+    sys.exit(1)
+sys.exit(0 if solve() and print("".join(g)) is None else 1)
+PY
+}
+
 # Installs Debian packages that are missing (apt-get; root, or sudo).
 zoo_apt() {
   local missing=() p
@@ -236,9 +269,9 @@ zoo_terminal_player() {
   local mode=$1 left=$2 right=$3 up=$4 down=$5
   local puzzle solution
   puzzle=$(zoo_text_grid "$(zoo_terminal_text)")
-  solution=$(zoo_solve "$puzzle")
+  solution=$(zoo_any_solution "$puzzle")
   if [[ ! $solution =~ ^[1-9]{81}$ ]]; then
-    zoo_log "player: the terminal's grid $puzzle does not solve: $solution"
+    zoo_log "player: the terminal's grid $puzzle has no solution"
     return 1
   fi
   python3 - "$mode" "$puzzle" "$solution" "$left" "$right" "$up" "$down" <<'PY' | while read -r key; do zoo_keys "$key"; sleep "${ZOO_KEY_PAUSE:-0.03}"; done
@@ -275,7 +308,7 @@ zoo_chromium() {
   ZOO_CDP=$((9300 + RANDOM % 500))
   zoo_spawn browser chromium --no-sandbox --test-type --disable-gpu --disable-quic \
     --no-first-run --disable-background-networking --disable-component-update --disable-sync \
-    --password-store=basic --user-data-dir="$ZOO_RUN/chromium" --window-size="$size" \
+    --password-store=basic --user-data-dir="$(mktemp -d "$ZOO_RUN/chromium.XXXX")" --window-size="$size" \
     --window-position=0,0 --remote-debugging-address=127.0.0.1 --remote-debugging-port="$ZOO_CDP" \
     --app="file://$page"
 }

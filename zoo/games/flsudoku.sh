@@ -13,7 +13,7 @@ ZOO_NEEDS=(/usr/games/flsudoku)
 zoo_install() { zoo_apt fltk1.3-games; }
 
 zoo_launch() {
-  mkdir -p "$ZOO_RUN/home"
+  rm -rf "$ZOO_RUN/home" && mkdir -p "$ZOO_RUN/home"  # a fresh HOME: no saved game
   HOME=$ZOO_RUN/home zoo_spawn game /usr/games/flsudoku
   local id i
   # Now and then its window is created but never mapped (seen 2 starts in 5, at the

@@ -11,7 +11,7 @@ ZOO_NEEDS=(/usr/games/gnome-sudoku)
 zoo_install() { zoo_apt gnome-sudoku dbus; }
 
 zoo_launch() {
-  mkdir -p "$ZOO_RUN/home/.local/share"
+  rm -rf "$ZOO_RUN/home" && mkdir -p "$ZOO_RUN/home/.local/share"  # a fresh HOME: no saved game
   HOME=$ZOO_RUN/home zoo_spawn game dbus-run-session -- /usr/games/gnome-sudoku
   local chooser tries
   chooser=$(zoo_wait_window '^Select Difficulty$' 40) || return 1

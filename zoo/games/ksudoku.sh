@@ -13,7 +13,7 @@ ZOO_NEEDS=(/usr/games/ksudoku)
 zoo_install() { zoo_apt ksudoku dbus; }
 
 zoo_launch() {
-  mkdir -p "$ZOO_RUN/home"
+  rm -rf "$ZOO_RUN/home" && mkdir -p "$ZOO_RUN/home"  # a fresh HOME: no saved game
   HOME=$ZOO_RUN/home zoo_spawn game dbus-run-session -- /usr/games/ksudoku
   local w d
   w=$(zoo_wait_window '^KSudoku$' 60) || return 1

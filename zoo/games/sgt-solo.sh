@@ -14,7 +14,7 @@ ZOO_NEEDS=(/usr/games/sgt-solo /usr/bin/xclip)
 zoo_install() { zoo_apt sgt-puzzles xclip; }
 
 zoo_launch() {
-  mkdir -p "$ZOO_RUN/home"
+  rm -rf "$ZOO_RUN/home" && mkdir -p "$ZOO_RUN/home"  # a fresh HOME: no saved game
   HOME=$ZOO_RUN/home zoo_spawn game /usr/games/sgt-solo
   zoo_wait_window '^Solo$' 30 >/dev/null || return 1
   ZOO_WINDOW=Solo

@@ -14,16 +14,16 @@ ZOO_NEEDS=("$ZOO_DIR/py/bin/via-sudoku-solver")
 zoo_install() { zoo_pip "via-sudoku-solver==1.0.1" "opencv-python==4.10.0.84" "click==8.1.7" "numpy==2.3.5"; }
 
 # Its random boards often have no solution (with its default of 30 random clues that
-# only break no rule, 20 boards in 21 here): it is started with 20 clues (its own
+# only break no rule, 21 boards in 21 here): it is started with 20 clues (its own
 # --filled option), and the launch refills the board (key r) until it has a solution,
-# 10 tries.
+# 30 tries.
 zoo_launch() {
   local w tries top puzzle
   zoo_spawn game env QT_QPA_PLATFORM=xcb "$ZOO_DIR/py/bin/via-sudoku-solver" --filled 20
   w=$(zoo_wait_window '^Sudoku$' 40) || return 1
   ZOO_WINDOW=Sudoku
   sleep 1
-  for tries in $(seq 10); do
+  for tries in $(seq 30); do
     if read -r top puzzle < <(via_board "$w") && [[ $(zoo_solve "$puzzle") =~ ^([1-9]{81}|multiple) ]]; then
       return 0
     fi
@@ -31,7 +31,7 @@ zoo_launch() {
     xdotool key r
     sleep 1
   done
-  zoo_log "via-sudoku: no solvable board in 10 refills"
+  zoo_log "via-sudoku: no solvable board in 30 refills"
   return 1
 }
 
@@ -84,37 +84,19 @@ PY
 }
 
 zoo_player() {
-  local mode=$1 w top puzzle
+  local mode=$1 w top puzzle solution
   w=$(zoo_wait_window '^Sudoku$' 5) || return 1
   read -r top puzzle < <(via_board "$w") || return 1
-  python3 - "$mode" "$puzzle" <<'PY' | while read -r x y d; do
+  solution=$(zoo_any_solution "$puzzle") || { zoo_log "player: the board $puzzle has no solution"; return 1; }
+  python3 - "$mode" "$puzzle" "$solution" <<'PY' | while read -r x y d; do
 import sys
-mode, p = sys.argv[1], list(sys.argv[2])
-def options(g, i):
-    r, c = divmod(i, 9)
-    seen = {g[9 * r + k] for k in range(9)} | {g[9 * k + c] for k in range(9)}
-    seen |= {g[9 * (3 * (r // 3) + k // 3) + 3 * (c // 3) + k % 3] for k in range(9)}
-    return [d for d in "123456789" if d not in seen]
-def solve(g):
-    empty = [i for i in range(81) if g[i] == "."]
-    if not empty:
-        return True
-    i = min(empty, key=lambda i: len(options(g, i)))
-    for d in options(g, i):
-        g[i] = d
-        if solve(g):
-            return True
-    g[i] = "."
-    return False
-g = p[:]
-if not solve(g):
-    sys.exit("no solution")
+mode, p, s = sys.argv[1:]
 cells = [i for i in range(81) if p[i] == "."]
 if mode == "wrong":
     cells = cells[:-1]
 for i in cells:
     r, c = divmod(i, 9)
-    print(c * 66 + 33, r * 66 + 33, g[i])
+    print(c * 66 + 33, r * 66 + 33, s[i])
 PY
     xdotool mousemove --window "$w" "$x" $((top + y)) click 1
     sleep 0.05
