@@ -1,3 +1,5 @@
+# LEFT OUT of the zoo: random.sample() on a set loops forever on Python 3.11 ("Invalid
+# Input for counts!!!") and no puzzle is ever drawn. Kept for the record.
 # sudokuPackage 0.1 ("Game Sudoku", pygame 2 / SDL 2), PyPI. Verdict: "Successful!!" that
 # it draws over the grid when the grid is full with no clash.
 ZOO_KIND=pygame

@@ -1,3 +1,5 @@
+# LEFT OUT of the zoo: it downloads its puzzle list from the network when it starts
+# ("RuntimeError: io: failed to lookup address information"). Kept for the record.
 # sudoku_1440 3.2.2 (Kivy, TextInput cells), PyPI. Started on "generate a random puzzle".
 # Verdict: its "Submit!" button, which shows "Correct!", "Incorrect!" or "Please fill the
 # entire grid!" for two seconds.

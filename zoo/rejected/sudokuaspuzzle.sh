@@ -1,3 +1,5 @@
+# LEFT OUT of the zoo: its "New" button opened no puzzle window under Xvfb. Kept for
+# the record.
 # Sudoku as puzzle 0.1.28 (GTK 3 through PyGObject), PyPI, by Ηλίας Ηλιάδης. Verdict:
 # its "Bravo. Puzzle solved." message. It makes its puzzles with qqwing (Debian).
 ZOO_KIND=GTK/Python
