@@ -24,7 +24,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 source "$here/zoo/lib.sh"
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
 
 install=0 check=0 open=0 runs=1 load=0 controls=1 games=()
 while (($#)); do
