@@ -76,6 +76,9 @@ fi
 
 if ((install)); then
   mkdir -p "$ZOO_DIR"
+  # The zoo's own tools: the display, window and input tools, screenshots, Tesseract for
+  # the games' words, python3 for the players.
+  zoo_apt xvfb openbox x11-utils xdotool imagemagick tesseract-ocr tesseract-ocr-eng wmctrl python3 || exit 1
   failed=0
   for g in "${games[@]}"; do
     zoo_log "installing $g"
