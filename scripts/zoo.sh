@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# The zoo: real sudoku games by other authors (Debian, PyPI, npm), each judged by the
+# game itself. See docs/zoo.md.
+#
+#   scripts/zoo.sh --install [GAME...]   install the games (apt-get; pip and npm into
+#                                        ~/.cache/sudoku-bot/zoo, or $ZOO_DIR)
+#   scripts/zoo.sh [--runs N] [--load] [--no-controls] [GAME...]
+#       for each game, on a virtual display of its own (Xvfb + openbox): the positive
+#       control (a scripted player enters the answer: the game must say solved), the
+#       negative control (one cell left empty: it must not), then N runs (1 by default)
+#       of `sudoku-bot-full --window TITLE --once -v` with no configuration, each judged
+#       by the game. Prints a table; logs and screenshots go to $ZOO_OUT (out/zoo).
+#       --load keeps both cores busy (stress-ng) during the runs.
+#   scripts/zoo.sh --open GAME           start the game on a display of its own, print
+#                                        DISPLAY and the window title, and keep it open
+#                                        until Ctrl+C (to try the bot on it by hand)
+#   scripts/zoo.sh --list                the games, one a line
+#   scripts/zoo.sh --installed GAME...   exit 0 when the games are installed, else 1
+#                                        naming what is missing
+#
+# The bot is $SUDOKU_BOT, else target/release/sudoku-bot-full of this tree.
+# Exit status: 0 when every control behaved, 1 when one did not, 2 on bad usage.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+source "$here/zoo/lib.sh"
+
+usage() { sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
+
+install=0 check=0 open=0 runs=1 load=0 controls=1 games=()
+while (($#)); do
+  case $1 in
+    --install) install=1 ;;
+    --installed) check=1 ;;
+    --open) open=1 ;;
+    --runs) runs=${2:?}; shift ;;
+    --load) load=1 ;;
+    --no-controls) controls=0 ;;
+    --list) ls "$here/zoo/games" | sed 's/\.sh$//'; exit 0 ;;
+    -h | --help) usage 0 ;;
+    -*) echo "zoo: unknown option $1" >&2; usage ;;
+    *) games+=("$1") ;;
+  esac
+  shift
+done
+((${#games[@]})) || mapfile -t games < <(ls "$here/zoo/games" | sed 's/\.sh$//')
+for g in "${games[@]}"; do
+  [[ -f $here/zoo/games/$g.sh ]] || { echo "zoo: no game \"$g\" (scripts/zoo.sh --list)" >&2; exit 2; }
+done
+
+printenv_kind() { echo "$ZOO_KIND"; }
+needs_present() {
+  local f
+  for f in "${ZOO_NEEDS[@]}"; do
+    [[ -e $f ]] || { echo "zoo: $1 needs $f (scripts/zoo.sh --install $1)" >&2; return 1; }
+  done
+}
+
+# Each game's functions, in a subshell of its own so that games do not see each other's.
+in_game() {
+  local g=$1
+  shift
+  (
+    unset -f zoo_after_bot
+    source "$here/zoo/games/$g.sh"
+    "$@"
+  )
+}
+
+if ((check)); then
+  missing=0
+  for g in "${games[@]}"; do
+    in_game "$g" needs_present "$g" || missing=1
+  done
+  exit $missing
+fi
+
+if ((install)); then
+  mkdir -p "$ZOO_DIR"
+  # The zoo's own tools: the display, window and input tools, screenshots, Tesseract for
+  # the games' words, python3 for the players.
+  zoo_apt xvfb openbox x11-utils xdotool imagemagick tesseract-ocr tesseract-ocr-eng wmctrl python3 || exit 1
+  failed=0
+  for g in "${games[@]}"; do
+    zoo_log "installing $g"
+    in_game "$g" zoo_install || { zoo_log "installing $g failed"; failed=1; }
+  done
+  exit $failed
+fi
+
+ZOO_OUT=${ZOO_OUT:-$here/out/zoo}
+mkdir -p "$ZOO_OUT"
+results=$ZOO_OUT/results.tsv
+: >"$results"
+ZOO_RUN=$(mktemp -d)
+export ZOO_RUN
+cleanup() {
+  zoo_stop_all
+  # Terminal games' tmux servers (named after this script's pid), should a game's
+  # subshell have been cut short.
+  local socket
+  for socket in "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"/zoo-$$-*; do
+    [[ -e $socket ]] && tmux -L "${socket##*/}" kill-server 2>/dev/null
+  done
+  [[ -n ${load_pid:-} ]] && kill -- "-$load_pid" 2>/dev/null
+  rm -rf "$ZOO_RUN"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+zoo_display || exit 1
+zoo_log "display $DISPLAY"
+if ((load)); then
+  zoo_apt stress-ng >/dev/null || exit 1
+  setsid stress-ng --cpu 2 --cpu-method matrixprod --quiet >/dev/null 2>&1 &
+  load_pid=$!
+  zoo_log "load: stress-ng --cpu 2 (pid $load_pid)"
+fi
+
+# One step of a game: launch it, do STEP (a function of the game's subshell), let the
+# game judge; prints "VERDICT<TAB>EXTRA" where STEP's own line is EXTRA.
+episode() {
+  local g=$1 step=$2 tag=$3
+  in_game "$g" bash_episode "$step" "$tag" "$g"
+}
+bash_episode() {
+  local step=$1 tag=$2 g=$3 extra verdict
+  if ! zoo_launch; then
+    zoo_shot "$ZOO_OUT/$g-$tag.png"
+    zoo_stop_games 2
+    printf 'no verdict: the game did not start\t-\n'
+    return
+  fi
+  extra=$($step 2>>"$ZOO_OUT/$g-$tag.log")
+  declare -F zoo_after_bot >/dev/null && zoo_after_bot
+  sleep "${ZOO_SETTLE:-1}"
+  zoo_shot "$ZOO_OUT/$g-$tag.png"
+  verdict=$(zoo_verdict 2>>"$ZOO_OUT/$g-$tag.log")
+  zoo_stop_games 2
+  printf '%s\t%s\n' "${verdict:-no verdict}" "$extra"
+}
+control_right() { zoo_player right >&2; }
+control_wrong() { zoo_player wrong >&2; }
+bot_run() {
+  local start end rc log=$ZOO_RUN/bot.log
+  start=$(date +%s.%N)
+  timeout -k 5 "${ZOO_BOT_TIMEOUT:-300}" \
+    "${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}" --window "$ZOO_WINDOW" --once -v >"$log" 2>&1
+  rc=$?
+  end=$(date +%s.%N)
+  cat "$log" >&2
+  printf '%s|%s|%s' "$rc" "$(grep -v '^ *$' "$log" | tail -n 1 | cut -c1-160 | tr '|\t' '/ ')" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
+}
+
+if ((open)); then
+  keep_open() {
+    trap 'zoo_stop_games 2' EXIT
+    trap 'exit 130' INT TERM
+    zoo_launch || { echo "zoo: $1 did not start (logs in $ZOO_RUN)" >&2; return 1; }
+    echo "DISPLAY=$DISPLAY sudoku-bot --window \"$ZOO_WINDOW\" --once -v   # $1; Ctrl+C ends it"
+    while sleep 3600; do :; done
+  }
+  in_game "${games[0]}" keep_open "${games[0]}"
+  exit
+fi
+
+bad_controls=0
+for g in "${games[@]}"; do
+  kind=$(in_game "$g" printenv_kind)
+  cplus=- cminus=-
+  if ((controls)); then
+    zoo_log "$g: positive control"
+    v=$(episode "$g" control_right "control-right" | cut -f1)
+    [[ $v == solved:* ]] && cplus=ok || { cplus="FAIL ($v)"; bad_controls=1; }
+    zoo_log "$g: positive control: $v"
+    zoo_log "$g: negative control"
+    v=$(episode "$g" control_wrong "control-wrong" | cut -f1)
+    [[ $v == "not solved:"* ]] && cminus=ok || { cminus="FAIL ($v)"; bad_controls=1; }
+    zoo_log "$g: negative control: $v"
+  fi
+  for r in $(seq "$runs"); do
+    zoo_log "$g: bot run $r"
+    line=$(episode "$g" bot_run "bot-$r")
+    verdict=${line%%$'\t'*}
+    IFS='|' read -r rc last secs <<<"${line#*$'\t'}"
+    solved=no
+    [[ $verdict == solved:* && $rc == 0 ]] && solved=yes
+    # The game never dealt a puzzle (it did not start): not a run of the bot.
+    [[ $verdict == "no verdict: the game did not start" ]] && solved="no game"
+    zoo_log "$g: run $r: $verdict; bot exit $rc in ${secs}s: $last"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "$kind" "$cplus" "$cminus" "$r" \
+      "$verdict" "${rc:--}" "${last:--}" "${secs:--}" "$solved" >>"$results"
+  done
+done
+
+echo
+echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+sed 's/|/\//g; s/\t/ | /g; s/^/| /; s/$/ |/' "$results"
+total=$(awk -F'\t' '$10 != "no game"' "$results" | wc -l)
+good=$(awk -F'\t' '$10 == "yes"' "$results" | wc -l)
+echo
+echo "truthfully solved: $good of $total runs, not counting runs where the game dealt no puzzle ($(uptime | sed 's/.*load average/load average/'))"
+exit $bad_controls
