@@ -331,6 +331,8 @@ pub struct WlrInput {
     /// Where the bot last put the pointer.
     at: Option<ScreenPoint>,
     start: Instant,
+    /// The last event's time.
+    last: u32,
 }
 
 impl WlrInput {
@@ -370,11 +372,17 @@ impl WlrInput {
             },
             at: None,
             start: Instant::now(),
+            last: 0,
         })
     }
 
-    fn now(&self) -> u32 {
-        self.start.elapsed().as_millis() as u32
+    /// The event's time in milliseconds, later than every earlier event's: X11 clients
+    /// under Xwayland took a release and the next press at the same time for a key
+    /// repeat and dropped keys.
+    fn now(&mut self) -> u32 {
+        let t = (self.start.elapsed().as_millis() as u32).max(self.last + 1);
+        self.last = t;
+        t
     }
 
     fn sent(&mut self) -> Result<(), InputError> {
@@ -394,8 +402,10 @@ impl Input for WlrInput {
             self.extent.height,
         );
         self.pointer.frame();
+        let t = self.now();
         self.pointer.button(t, BUTTON_LEFT, ButtonState::Pressed);
         self.pointer.frame();
+        let t = self.now();
         self.pointer.button(t, BUTTON_LEFT, ButtonState::Released);
         self.pointer.frame();
         self.at = Some(at);
@@ -406,6 +416,7 @@ impl Input for WlrInput {
         let code = evdev_code(key);
         let t = self.now();
         self.keyboard.key(t, code, 1);
+        let t = self.now();
         self.keyboard.key(t, code, 0);
         self.sent()
     }
