@@ -43,6 +43,8 @@ pub struct OutputInfo {
 #[derive(Default)]
 pub struct State {
     pub outputs: Vec<(wl_output::WlOutput, OutputInfo)>,
+    /// KWin's windows, when the client asked for them.
+    pub plasma: super::kwin::windows::Plasma,
     frame: FrameState,
 }
 
