@@ -13,8 +13,6 @@
 
 use sudoku_bot_testkit as support;
 
-use std::time::Instant;
-
 use support::wayland;
 
 /// GNOME Sudoku's own Easy puzzles (scripts/fixtures/gnome-puzzles.txt).
@@ -27,31 +25,8 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Plays the game that is open and checks the game says solved; prints the timing.
-fn play_until_solved(desk: &mut wayland::WaylandDesktop, what: &str, shot: &str) {
-    let start = Instant::now();
-    let out = desk.bot(&["--window", "Sudoku", "--once", "-v"]);
-    let took = start.elapsed();
-    let stderr = text(&out.stderr);
-    eprintln!("sudoku-bot ({}):\n{stderr}", out.status);
-    assert!(
-        stderr.contains("backend wlroots (sway's IPC socket"),
-        "-v names the backend and why: {stderr}"
-    );
-    assert!(
-        stderr.contains("matched by exact title in sway's tree"),
-        "{stderr}"
-    );
-    desk.assert_game_says_solved(&out, shot);
-    let last_key = stderr
-        .lines()
-        .find(|l| l.contains("last keystroke"))
-        .unwrap_or("");
-    eprintln!(
-        "GNOME Sudoku Easy {what} under headless sway: bot launch to exit {} ms; {last_key}",
-        took.as_millis()
-    );
-}
+const BACKEND: &str = "backend wlroots (sway's IPC socket (SWAYSOCK) is there)";
+const FOUND: &str = "matched by exact title in sway's tree";
 
 #[test]
 fn plays_native_gnome_sudoku_until_it_says_solved() {
@@ -59,7 +34,12 @@ fn plays_native_gnome_sudoku_until_it_says_solved() {
         return;
     };
     desk.start_gnome_sudoku(EASY[0]);
-    play_until_solved(&mut desk, "(Wayland)", "sway-native-after");
+    desk.play_until_solved(
+        BACKEND,
+        FOUND,
+        "(Wayland) under headless sway",
+        "sway-native-after",
+    );
 }
 
 #[test]
@@ -68,7 +48,12 @@ fn plays_gnome_sudoku_under_xwayland_until_it_says_solved() {
         return;
     };
     desk.start_gnome_sudoku_under_xwayland(EASY[1]);
-    play_until_solved(&mut desk, "(X11 under Xwayland)", "sway-xwayland-after");
+    desk.play_until_solved(
+        BACKEND,
+        FOUND,
+        "(X11 under Xwayland) under headless sway",
+        "sway-xwayland-after",
+    );
 }
 
 /// The negative control: a dry run prints its moves, types nothing, and the judge sees
@@ -79,32 +64,8 @@ fn a_dry_run_leaves_the_puzzle_unsolved_natively_and_under_xwayland() {
         let Some(mut desk) = wayland::start_sway() else {
             return;
         };
-        if xwayland {
-            desk.start_gnome_sudoku_under_xwayland(EASY[1]);
-        } else {
-            desk.start_gnome_sudoku(EASY[1]);
-        }
-        let out = desk.bot(&["--window", "Sudoku", "--once", "--dry-run"]);
-        let stderr = text(&out.stderr);
-        assert!(out.status.success(), "dry run failed: {stderr}");
-        let stdout = text(&out.stdout);
-        assert_eq!(
-            stdout.lines().count(),
-            EASY[1].matches('.').count(),
-            "one move per empty cell: {stdout}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        let path = desk.screenshot_to("after-dry-run.png");
-        let words = desk.words(&path);
-        assert!(
-            !words.contains("Well done"),
-            "the game says solved after a dry run (xwayland: {xwayland}): {words}"
-        );
-        assert_eq!(
-            desk.read(&path),
-            EASY[1],
-            "the grid changed (xwayland: {xwayland})"
-        );
+        desk.start_gnome_sudoku_on(EASY[1], xwayland);
+        desk.assert_dry_run_leaves(EASY[1], &format!("xwayland: {xwayland}"));
     }
 }
 

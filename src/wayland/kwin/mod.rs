@@ -17,8 +17,10 @@
 
 pub mod windows;
 
+use std::cell::RefCell;
 use std::io::Read;
 use std::os::fd::OwnedFd;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use image::RgbaImage;
@@ -87,6 +89,14 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
         }
     };
     let info = game.info(0);
+    // KWin vouches for the screenshots apart from the Wayland side: ask once now, so
+    // that a refusal is one line before anything is played.
+    let corner = ScreenRect {
+        width: 1,
+        height: 1,
+        ..info.rect
+    };
+    capture_area(&bus, &corner).map_err(error)?;
     info!("{} matches \"{wanted}\" by {kind}", info.describe());
     let found = format!(
         "window {} (matched by {kind} in KWin's window list)",
@@ -95,7 +105,7 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
     let input = if dry_run {
         None
     } else {
-        Some(KwinInput::open()?)
+        Some(KwinInput::open(windows.client.clone())?)
     };
     let saver = super::has_owner(&bus, "org.freedesktop.ScreenSaver");
     Ok(Opened {
@@ -254,7 +264,7 @@ pub fn capture_area(bus: &Connection, area: &ScreenRect) -> Result<RgbaImage, St
             .map_err(|e| format!("KWin's ScreenShot2 answered oddly: {e}"))?,
         Err(zbus::Error::MethodError(name, text, _)) => {
             return Err(format!(
-                "KWin's ScreenShot2 refused ({name}: {}); KWin lets only programs that a .desktop file vouches for take screenshots (install assets/kde/sudoku-bot.desktop)",
+                "KWin's ScreenShot2 refused ({name}: {}); KWin lets only programs that a .desktop file vouches for take screenshots (install assets/kde/sudoku-bot.desktop, whose X-KDE-DBUS-Restricted-Interfaces lists org.kde.KWin.ScreenShot2)",
                 text.unwrap_or_default()
             ))
         }
@@ -292,9 +302,11 @@ fn qimage_to_rgba(
     let bgr = match format {
         4..=6 => true,
         16..=18 => false,
-        other => return Err(format!(
+        other => {
+            return Err(format!(
             "KWin's screenshot has a pixel format sudoku-bot does not read (QImage format {other})"
-        )),
+        ))
+        }
     };
     if data.len() < (stride * height) as usize || stride < width * 4 {
         return Err(format!(
@@ -319,14 +331,14 @@ fn qimage_to_rgba(
 
 /// Input through KWin's fake input.
 pub struct KwinInput {
-    client: Client,
+    client: Rc<RefCell<Client>>,
     fake: OrgKdeKwinFakeInput,
     at: Option<ScreenPoint>,
 }
 
 impl KwinInput {
-    fn open() -> Result<KwinInput, ScreenError> {
-        let mut client = Client::connect().map_err(error)?;
+    fn open(shared: Rc<RefCell<Client>>) -> Result<KwinInput, ScreenError> {
+        let mut client = shared.borrow_mut();
         if client.global_version("org_kde_kwin_fake_input") < 4 {
             return Err(error(
                 "KWin does not offer its fake input (version 4) to sudoku-bot: it offers it only to a program whose .desktop file lists org_kde_kwin_fake_input in X-KDE-Wayland-Interfaces (install assets/kde/sudoku-bot.desktop)",
@@ -338,15 +350,19 @@ impl KwinInput {
             "plays the Sudoku game the user chose".into(),
         );
         client.roundtrip().map_err(error)?;
+        drop(client);
         Ok(KwinInput {
-            client,
+            client: shared,
             fake,
             at: None,
         })
     }
 
     fn sent(&mut self) -> Result<(), InputError> {
-        self.client.roundtrip().map_err(InputError::Send)
+        self.client
+            .borrow_mut()
+            .roundtrip()
+            .map_err(InputError::Send)
     }
 }
 

@@ -4,7 +4,9 @@
 //! process, frame on the screen, whether it is active or minimised, and the stacking
 //! order.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use wayland_client::{Connection, Dispatch, QueueHandle};
 use wayland_protocols_plasma::plasma_window_management::client::{
@@ -75,9 +77,10 @@ pub struct Plasma {
     stacking: Vec<String>,
 }
 
-/// The window list, kept up to date on one connection.
+/// The window list, kept up to date on one connection (shared with the fake input:
+/// KWin takes over a second to vouch for each new connection).
 pub struct Windows {
-    client: Client,
+    pub client: Rc<RefCell<Client>>,
     _manager: OrgKdePlasmaWindowManagement,
 }
 
@@ -91,15 +94,16 @@ impl Windows {
         client.roundtrip()?;
         client.roundtrip()?;
         Ok(Windows {
-            client,
+            client: Rc::new(RefCell::new(client)),
             _manager: manager,
         })
     }
 
     /// Every window now, topmost first (those KWin has not stacked yet last).
     pub fn list(&mut self) -> Result<Vec<PlasmaWindow>, String> {
-        self.client.roundtrip()?;
-        let plasma = &self.client.state.plasma;
+        let mut client = self.client.borrow_mut();
+        client.roundtrip()?;
+        let plasma = &client.state.plasma;
         let mut out: Vec<PlasmaWindow> = plasma
             .stacking
             .iter()
