@@ -376,9 +376,8 @@ impl WlrInput {
         })
     }
 
-    /// The event's time in milliseconds, later than every earlier event's: X11 clients
-    /// under Xwayland took a release and the next press at the same time for a key
-    /// repeat and dropped keys.
+    /// The event's time in milliseconds, later than every earlier event's (a press
+    /// and its release never share a time).
     fn now(&mut self) -> u32 {
         let t = (self.start.elapsed().as_millis() as u32).max(self.last + 1);
         self.last = t;
