@@ -16,10 +16,13 @@ build_pkgs=(pkg-config libclang-dev libtesseract-dev libleptonica-dev libpipewir
 play_pkgs=(xvfb openbox gnome-sudoku dbus dbus-x11 x11-utils x11-apps xdotool imagemagick)
 # Chromium and fonts for the web game (condensed, segment, stencil and pixel faces for the
 # reader's fixtures); Mutter, GNOME Shell, PipeWire and WirePlumber for the Wayland
-# end-to-end tests (headless Mutter or GNOME Shell in a dbus-run-session).
+# end-to-end tests (headless Mutter or GNOME Shell in a dbus-run-session); sway, grim
+# (its screenshots) and Xwayland for the sway ones (xhost is in x11-xserver-utils);
+# KWin (kwin-wayland) for the KDE Plasma ones.
 test_pkgs=(chromium x11-xserver-utils fonts-dejavu-core fonts-liberation fonts-freefont-ttf
            fonts-noto-mono fonts-dejavu-extra fonts-dseg fonts-allerta fonts-dotgothic16
-           mutter gnome-shell pipewire pipewire-bin wireplumber)
+           mutter gnome-shell pipewire pipewire-bin wireplumber sway grim xwayland
+           kwin-wayland)
 
 list=0 test=0
 for arg in "$@"; do

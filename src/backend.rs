@@ -1,7 +1,10 @@
-//! Which desktop the bot plays on: X11 (any X server, XWayland windows included) or GNOME
-//! on Wayland (Mutter's ScreenCast and RemoteDesktop). Chosen at start from `--backend`,
-//! else the configuration's `backend`, else the session (`XDG_SESSION_TYPE`,
-//! `WAYLAND_DISPLAY`, `XDG_CURRENT_DESKTOP`).
+//! Which desktop the bot plays on: X11 (any X server, XWayland windows included), GNOME
+//! on Wayland (Mutter's ScreenCast and RemoteDesktop), a wlroots compositor such as sway
+//! (screencopy, virtual pointer and keyboard), or KDE Plasma (KWin). Chosen at start
+//! from `--backend`, else the configuration's `backend`, else by what the session has:
+//! a Wayland session (`XDG_SESSION_TYPE`, `WAYLAND_DISPLAY`), then sway's IPC socket
+//! (`SWAYSOCK`), Mutter or KWin on the session bus, the wlroots globals on the Wayland
+//! display, and last `XDG_CURRENT_DESKTOP`.
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +26,15 @@ pub enum Backend {
     #[serde(rename = "gnome-wayland")]
     #[value(name = "gnome-wayland")]
     GnomeWayland,
+    /// A wlroots compositor (sway and the like): screencopy, virtual pointer and
+    /// keyboard; the window list from sway's IPC.
+    #[serde(rename = "wlroots")]
+    #[value(name = "wlroots")]
+    Wlroots,
+    /// KDE Plasma on Wayland: KWin's ScreenShot2 over D-Bus and its fake input.
+    #[serde(rename = "kwin")]
+    #[value(name = "kwin")]
+    Kwin,
 }
 
 impl std::fmt::Display for Backend {
@@ -30,18 +42,56 @@ impl std::fmt::Display for Backend {
         f.write_str(match self {
             Backend::X11 => "x11",
             Backend::GnomeWayland => "gnome-wayland",
+            Backend::Wlroots => "wlroots",
+            Backend::Kwin => "kwin",
         })
+    }
+}
+
+/// What a Wayland session has, asked only when the bot needs to know.
+pub trait Probe {
+    /// True when `name` has an owner on the session bus.
+    fn on_bus(&self, name: &str) -> bool;
+    /// True when the Wayland display offers every global of `names`.
+    fn globals(&self, names: &[&str]) -> bool;
+    /// True when the socket `SWAYSOCK` names is there.
+    fn sway_socket(&self) -> bool;
+}
+
+/// The live session: the session bus, the Wayland display, the file system.
+pub struct LiveSession;
+
+impl Probe for LiveSession {
+    fn on_bus(&self, name: &str) -> bool {
+        crate::wayland::session_bus().is_ok_and(|bus| crate::wayland::has_owner(&bus, name))
+    }
+    fn globals(&self, names: &[&str]) -> bool {
+        crate::wayland::offers(names)
+    }
+    fn sway_socket(&self) -> bool {
+        crate::wayland::wlroots::sway_socket().is_some()
     }
 }
 
 /// The backend to use and why: the flag wins over the configuration, which wins over
 /// the session. `env` reads an environment variable (a parameter, for the tests).
-/// A Wayland session of another desktop (KDE, wlroots compositors) is an error naming
-/// what is supported.
 pub fn choose(
     flag: Option<Backend>,
     config: Option<Backend>,
     env: impl Fn(&str) -> Option<String>,
+) -> Result<(Backend, &'static str), Failure> {
+    choose_in(flag, config, env, &LiveSession)
+}
+
+/// [`choose`], with what the session has asked through `probe`. In a Wayland session:
+/// sway's socket, then Mutter or KWin on the session bus, then the wlroots globals,
+/// then `XDG_CURRENT_DESKTOP`; a desktop none of these names is an error naming what
+/// is supported.
+pub fn choose_in(
+    flag: Option<Backend>,
+    config: Option<Backend>,
+    env: impl Fn(&str) -> Option<String>,
+    probe: &dyn Probe,
 ) -> Result<(Backend, &'static str), Failure> {
     if let Some(b) = flag {
         return Ok((b, "--backend"));
@@ -56,13 +106,32 @@ pub fn choose(
     if !wayland {
         return Ok((Backend::X11, "the session is X11"));
     }
+    if set("SWAYSOCK").is_some() && probe.sway_socket() {
+        return Ok((Backend::Wlroots, "sway's IPC socket (SWAYSOCK) is there"));
+    }
+    if probe.on_bus("org.gnome.Mutter.ScreenCast") {
+        return Ok((Backend::GnomeWayland, "Mutter is on the session bus"));
+    }
+    if probe.on_bus("org.kde.KWin") {
+        return Ok((Backend::Kwin, "KWin is on the session bus"));
+    }
+    if probe.globals(&crate::wayland::wlroots::GLOBALS) {
+        return Ok((
+            Backend::Wlroots,
+            "the compositor offers wlroots' screencopy and virtual input",
+        ));
+    }
     let desktop = set("XDG_CURRENT_DESKTOP").unwrap_or_default();
+    let upper = desktop.to_ascii_uppercase();
     // "GNOME", "ubuntu:GNOME", "GNOME-Classic:GNOME"; empty under a bare Mutter.
-    if desktop.is_empty() || desktop.to_ascii_uppercase().contains("GNOME") {
+    if desktop.is_empty() || upper.contains("GNOME") {
         return Ok((Backend::GnomeWayland, "the session is GNOME on Wayland"));
     }
+    if upper.split(':').any(|d| d == "KDE") {
+        return Ok((Backend::Kwin, "the session is KDE Plasma on Wayland"));
+    }
     Err(Failure(format!(
-        "this is a {desktop} Wayland session, and sudoku-bot plays only on X11 and on GNOME's Wayland (Mutter) so far: log into GNOME or an X11 session, or give --backend x11 to play an XWayland game"
+        "this is a {desktop} Wayland session whose compositor is neither Mutter, KWin nor a wlroots one (no screencopy and virtual input), and sudoku-bot plays only on those and on X11: give --backend x11 to play an XWayland game"
     )))
 }
 
@@ -98,19 +167,58 @@ pub fn open(
                 title: window.title,
             })
         }
-        Backend::GnomeWayland => {
-            let opened = crate::wayland::open(wanted, dry_run)?;
-            info!("playing {}", opened.found);
-            let input: Box<dyn Input> = match opened.input {
-                Some(input) => Box::new(input),
-                None => Box::new(NoInput),
-            };
-            Ok(Opened {
-                screen: Box::new(opened.screen),
-                input,
-                title: opened.title,
-            })
+        Backend::Wlroots => {
+            let o = crate::wayland::wlroots::open(wanted, dry_run)?;
+            Ok(compositor(o.screen, o.input, o.title, &o.found))
         }
+        Backend::Kwin => {
+            let o = crate::wayland::kwin::open(wanted, dry_run)?;
+            Ok(compositor(o.screen, o.input, o.title, &o.found))
+        }
+        Backend::GnomeWayland => {
+            let o = crate::wayland::open(wanted, dry_run)?;
+            Ok(compositor(o.screen, o.input, o.title, &o.found))
+        }
+    }
+}
+
+/// A compositor backend's window and device (one that refuses everything when it has
+/// none: a dry run).
+fn compositor<S: Screen + 'static, I: Input + 'static>(
+    screen: S,
+    input: Option<I>,
+    title: String,
+    found: &str,
+) -> Opened {
+    info!("playing {found}");
+    Opened {
+        screen: Box::new(screen),
+        input: match input {
+            Some(input) => Box::new(input),
+            None => Box::new(NoInput),
+        },
+        title,
+    }
+}
+
+/// Every window `backend` can list, topmost first, with `true` when their places are
+/// known (GNOME Shell's list gives sizes only). A desktop without a list is an error
+/// saying so.
+pub fn list_windows(backend: Backend) -> anyhow::Result<(Vec<WindowInfo>, bool)> {
+    let none = |what: &str| {
+        Failure(format!("{what}, so sudoku-bot cannot list its windows: the game is found in the picture of the whole screen instead"))
+    };
+    match backend {
+        Backend::X11 => Ok((screen::list_windows()?, true)),
+        Backend::GnomeWayland => match crate::wayland::list_windows()? {
+            Some(list) => Ok((list, false)),
+            None => Err(none("GNOME Shell does not let other programs see its window list (org.gnome.Shell.Introspect is missing or refuses)").into()),
+        },
+        Backend::Wlroots => match crate::wayland::wlroots::list_windows()? {
+            Some(list) => Ok((list, true)),
+            None => Err(none("this wlroots compositor is not sway (SWAYSOCK is not set)").into()),
+        },
+        Backend::Kwin => Ok((crate::wayland::kwin::list_windows()?, true)),
     }
 }
 
@@ -143,57 +251,111 @@ mod tests {
         }
     }
 
+    /// A session with these bus names, wlroots globals or not, a sway socket or not.
+    #[derive(Default)]
+    struct Has {
+        bus: &'static [&'static str],
+        wlroots: bool,
+        sway: bool,
+    }
+
+    impl Probe for Has {
+        fn on_bus(&self, name: &str) -> bool {
+            self.bus.contains(&name)
+        }
+        fn globals(&self, _: &[&str]) -> bool {
+            self.wlroots
+        }
+        fn sway_socket(&self) -> bool {
+            self.sway
+        }
+    }
+
+    fn pick(vars: &[(&str, &str)], has: &Has) -> Result<Backend, String> {
+        choose_in(None, None, session(vars), has)
+            .map(|(b, _)| b)
+            .map_err(|e| e.to_string())
+    }
+
+    const WAYLAND: (&str, &str) = ("XDG_SESSION_TYPE", "wayland");
+
     #[test]
     fn x11_session_or_none_gives_x11() {
-        let (b, _) = choose(None, None, session(&[("DISPLAY", ":0")])).unwrap();
-        assert_eq!(b, Backend::X11);
-        let (b, _) = choose(
-            None,
-            None,
-            session(&[
-                ("XDG_SESSION_TYPE", "x11"),
-                ("WAYLAND_DISPLAY", "wayland-0"),
-            ]),
-        )
-        .unwrap();
-        assert_eq!(b, Backend::X11);
+        let everything = Has {
+            bus: &["org.kde.KWin"],
+            wlroots: true,
+            sway: true,
+        };
+        assert_eq!(pick(&[("DISPLAY", ":0")], &everything), Ok(Backend::X11));
+        let x11 = [
+            ("XDG_SESSION_TYPE", "x11"),
+            ("WAYLAND_DISPLAY", "wayland-0"),
+        ];
+        assert_eq!(pick(&x11, &everything), Ok(Backend::X11));
     }
 
     #[test]
-    fn gnome_wayland_sessions_give_gnome_wayland() {
+    fn the_compositor_is_found_by_what_the_session_has_not_by_its_name() {
+        let mutter = Has {
+            bus: &["org.gnome.Mutter.ScreenCast"],
+            ..Has::default()
+        };
+        let kwin = Has {
+            bus: &["org.kde.KWin"],
+            ..Has::default()
+        };
+        let wlroots = Has {
+            wlroots: true,
+            ..Has::default()
+        };
+        // Debian's sway sets no XDG_CURRENT_DESKTOP: its socket says it.
+        let sway = Has {
+            wlroots: true,
+            sway: true,
+            ..Has::default()
+        };
+        let sway_env = [WAYLAND, ("SWAYSOCK", "/run/user/1000/sway-ipc.sock")];
+        assert_eq!(pick(&sway_env, &sway), Ok(Backend::Wlroots));
+        // A SWAYSOCK left over from another session, with no socket behind it.
+        assert_eq!(pick(&sway_env, &mutter), Ok(Backend::GnomeWayland));
+        // The desktop's name says one thing, the compositor another: the compositor wins.
+        let named_kde = [WAYLAND, ("XDG_CURRENT_DESKTOP", "KDE")];
+        assert_eq!(pick(&named_kde, &mutter), Ok(Backend::GnomeWayland));
+        assert_eq!(pick(&[WAYLAND], &kwin), Ok(Backend::Kwin));
+        let hyprland = [WAYLAND, ("XDG_CURRENT_DESKTOP", "Hyprland")];
+        assert_eq!(pick(&hyprland, &wlroots), Ok(Backend::Wlroots));
+        // A bare Mutter: only WAYLAND_DISPLAY says it is Wayland.
+        assert_eq!(
+            pick(&[("WAYLAND_DISPLAY", "wl-0")], &mutter),
+            Ok(Backend::GnomeWayland)
+        );
+    }
+
+    #[test]
+    fn with_nothing_to_probe_the_desktop_name_decides() {
+        let nothing = Has::default();
         for desktop in ["GNOME", "ubuntu:GNOME", ""] {
-            let (b, _) = choose(
-                None,
-                None,
-                session(&[
-                    ("XDG_SESSION_TYPE", "wayland"),
-                    ("XDG_CURRENT_DESKTOP", desktop),
-                    ("DISPLAY", ":0"),
-                ]),
-            )
-            .unwrap();
-            assert_eq!(b, Backend::GnomeWayland, "{desktop}");
+            let vars = [WAYLAND, ("XDG_CURRENT_DESKTOP", desktop)];
+            assert_eq!(
+                pick(&vars, &nothing),
+                Ok(Backend::GnomeWayland),
+                "{desktop}"
+            );
         }
-        // A bare Mutter: only WAYLAND_DISPLAY says so.
-        let (b, _) = choose(None, None, session(&[("WAYLAND_DISPLAY", "wl-0")])).unwrap();
-        assert_eq!(b, Backend::GnomeWayland);
+        let kde = [WAYLAND, ("XDG_CURRENT_DESKTOP", "KDE")];
+        assert_eq!(pick(&kde, &nothing), Ok(Backend::Kwin));
     }
 
     #[test]
     fn other_wayland_desktops_get_one_line_naming_what_works() {
-        for desktop in ["KDE", "sway", "Hyprland"] {
-            let e = choose(
-                None,
-                None,
-                session(&[
-                    ("XDG_SESSION_TYPE", "wayland"),
-                    ("XDG_CURRENT_DESKTOP", desktop),
-                ]),
-            )
-            .unwrap_err()
-            .to_string();
+        for desktop in ["Hyprland", "weston"] {
+            let vars = [WAYLAND, ("XDG_CURRENT_DESKTOP", desktop)];
+            let e = pick(&vars, &Has::default()).unwrap_err();
             assert!(
-                e.contains(desktop) && e.contains("X11") && e.contains("GNOME"),
+                e.contains(desktop)
+                    && e.contains("X11")
+                    && e.contains("Mutter")
+                    && e.contains("wlroots"),
                 "{e}"
             );
             assert_eq!(e.lines().count(), 1);
@@ -202,18 +364,17 @@ mod tests {
 
     #[test]
     fn flag_beats_config_beats_session() {
-        let kde = [
-            ("XDG_SESSION_TYPE", "wayland"),
-            ("XDG_CURRENT_DESKTOP", "KDE"),
-        ];
-        let (b, why) = choose(
+        let kde = [WAYLAND, ("XDG_CURRENT_DESKTOP", "KDE")];
+        let (b, why) = choose_in(
             Some(Backend::X11),
             Some(Backend::GnomeWayland),
             session(&kde),
+            &Has::default(),
         )
         .unwrap();
         assert_eq!((b, why), (Backend::X11, "--backend"));
-        let (b, _) = choose(None, Some(Backend::GnomeWayland), session(&[])).unwrap();
-        assert_eq!(b, Backend::GnomeWayland);
+        let (b, _) =
+            choose_in(None, Some(Backend::Wlroots), session(&kde), &Has::default()).unwrap();
+        assert_eq!(b, Backend::Wlroots);
     }
 }

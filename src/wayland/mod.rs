@@ -19,10 +19,13 @@
 //!   [`Input::user_activity`];
 //! - the lock screen: GNOME's org.gnome.ScreenSaver, when the session has it.
 
+mod client;
 mod input;
+pub mod kwin;
 mod picture;
 mod remote_desktop;
 mod stream;
+pub mod wlroots;
 
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
@@ -61,7 +64,7 @@ pub fn session_bus() -> Result<Connection, ScreenError> {
 }
 
 /// True when `name` has an owner on the bus.
-fn has_owner(bus: &Connection, name: &str) -> bool {
+pub fn has_owner(bus: &Connection, name: &str) -> bool {
     let Ok(dbus) = zbus::blocking::fdo::DBusProxy::new(bus) else {
         return false;
     };
@@ -69,6 +72,17 @@ fn has_owner(bus: &Connection, name: &str) -> bool {
         .ok()
         .and_then(|n| dbus.name_has_owner(n).ok())
         .unwrap_or(false)
+}
+
+/// True when the Wayland display (`WAYLAND_DISPLAY`) offers every global of `names`.
+pub fn offers(names: &[&str]) -> bool {
+    client::Client::connect().is_ok_and(|c| names.iter().all(|n| c.has(n)))
+}
+
+/// GNOME Shell's window list (sizes, no places), `None` when it has none or refuses.
+pub fn list_windows() -> Result<Option<Vec<WindowInfo>>, ScreenError> {
+    let bus = session_bus()?;
+    Ok(shell_windows(&bus).map(|list| list.into_iter().map(|w| w.info).collect()))
 }
 
 /// One window from org.gnome.Shell.Introspect.

@@ -1,0 +1,89 @@
+//! End to end on KDE Plasma's compositor, with no screen: KWin on a virtual framebuffer
+//! with its Xwayland in a private D-Bus session, and GNOME Sudoku as a native Wayland
+//! client or as an X11 client under Xwayland. sudoku-bot is vouched for the way Plasma
+//! does it (a `.desktop` file whose Exec is its path, listing KWin's restricted
+//! interfaces); the built binary picks its kwin backend from the session bus, takes
+//! pictures through ScreenShot2 and plays through KWin's fake input. The test judges
+//! the game by KWin's own screenshots (ScreenShot2, the test vouched for likewise):
+//! GNOME Sudoku's "Well done" after the bot (the positive control), and a dry run,
+//! which must leave the puzzle unsolved (the negative control). Without its `.desktop`
+//! file, KWin refuses the bot, which says so in one line.
+//!
+//! Skipped (loudly) when kwin_wayland or Xwayland is not installed and CI is not set;
+//! on CI it must run.
+
+use sudoku_bot_testkit as support;
+
+use support::wayland;
+
+/// GNOME Sudoku's own Easy puzzles (scripts/fixtures/gnome-puzzles.txt).
+const EASY: [&str; 2] = [
+    "2..5...675...721...4.1......7....6.4.1..6..5.8.6....3......5.8...792...148...1..2",
+    "1....5.898..21......579.4..4.....97..67...53..19.....8..3.598......62..794.8....5",
+];
+
+const BACKEND: &str = "backend kwin (KWin is on the session bus)";
+const FOUND: &str = "matched by exact title in KWin's window list";
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn plays_native_gnome_sudoku_until_it_says_solved() {
+    let Some(mut desk) = wayland::start_kwin() else {
+        return;
+    };
+    desk.start_gnome_sudoku(EASY[0]);
+    desk.play_until_solved(BACKEND, FOUND, "(Wayland) under KWin", "kwin-native-after");
+}
+
+#[test]
+fn plays_gnome_sudoku_under_xwayland_until_it_says_solved() {
+    let Some(mut desk) = wayland::start_kwin() else {
+        return;
+    };
+    desk.start_gnome_sudoku_under_xwayland(EASY[1]);
+    desk.play_until_solved(
+        BACKEND,
+        FOUND,
+        "(X11 under Xwayland) under KWin",
+        "kwin-xwayland-after",
+    );
+}
+
+/// The negative control: a dry run prints its moves, types nothing, and the judge sees
+/// no "Well done" and the puzzle as it was, for both kinds of client. `windows` lists
+/// the game where KWin has it. And without the `.desktop` file, KWin refuses the bot.
+#[test]
+fn a_dry_run_leaves_the_puzzle_unsolved_and_kwin_refuses_a_bot_it_does_not_know() {
+    for xwayland in [false, true] {
+        let Some(mut desk) = wayland::start_kwin() else {
+            return;
+        };
+        desk.start_gnome_sudoku_on(EASY[1], xwayland);
+        let out = desk.bot(&["windows"]);
+        let listed = text(&out.stdout);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            listed.lines().any(|l| l.starts_with("Sudoku\t")),
+            "{listed}"
+        );
+        desk.assert_dry_run_leaves(EASY[1], &format!("xwayland: {xwayland}"));
+
+        if !xwayland {
+            let vouching = desk
+                .home()
+                .join(".local/share/applications/sudoku-bot.desktop");
+            std::fs::remove_file(&vouching).expect("remove the .desktop file");
+            let out = desk.bot(&["--window", "Sudoku", "--once"]);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains("KWin") && stderr.contains("sudoku-bot.desktop"),
+                "{stderr}"
+            );
+        }
+    }
+}
