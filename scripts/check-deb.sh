@@ -2,7 +2,7 @@
 # CI check of the Debian package: installs cargo-deb when it is missing (pinned), builds
 # the package with scripts/build-deb.sh, and fails when it lacks a file a user relies on
 # (the two executables, the man page, the completions, the systemd user unit, the
-# autostart entry) or does not declare Tesseract's English model as a dependency.
+# autostart entry, the .desktop file that authorises it on KDE Plasma) or does not declare Tesseract's English model as a dependency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --version 3.8.0 2>&1 | tail -n 2
@@ -12,7 +12,7 @@ files=$(dpkg-deb -c "$deb" | awk '{print $6}')
 fail=0
 for want in ./usr/bin/sudoku-bot ./usr/bin/sudoku-bot-full ./usr/share/man/man1/sudoku-bot.1.gz \
             ./usr/share/bash-completion/completions/sudoku-bot \
-            ./usr/lib/systemd/user/sudoku-bot.service; do
+            ./usr/lib/systemd/user/sudoku-bot.service ./usr/share/applications/sudoku-bot.desktop; do
   grep -qx -- "$want" <<<"$files" || { echo "check-deb: $deb lacks $want" >&2; fail=1; }
 done
 grep -q 'autostart/sudoku-bot.desktop$' <<<"$files" || { echo "check-deb: $deb lacks the autostart entry" >&2; fail=1; }

@@ -53,8 +53,7 @@ fn grid_box(desk: &wayland::WaylandDesktop, picture: &std::path::Path) -> (u32, 
         .arg(picture)
         .output()
         .expect("sudoku-bot read --json");
-    let json: String = text(&out.stdout).lines().skip(1).collect();
-    let doc: serde_json::Value = serde_json::from_str(&json).expect("read's JSON");
+    let doc: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("read's JSON");
     let corners = doc["corners"].as_array().expect("corners");
     let xs = corners.iter().map(|c| c["x"].as_f64().unwrap_or(0.0));
     let ys = corners.iter().map(|c| c["y"].as_f64().unwrap_or(0.0));
@@ -248,7 +247,7 @@ fn user_moving_the_mouse_stops_the_bot() {
     .expect("config");
     let mut bot = desk
         .wayland_command(env!("CARGO_BIN_EXE_sudoku-bot"))
-        .args(["--window", "Sudoku", "--once", "-v"])
+        .args(["--window", "Sudoku", "--once", "-v", "--config", "config.toml"])
         .current_dir(desk.dir.path())
         .stderr(std::process::Stdio::piped())
         .spawn()
