@@ -40,8 +40,9 @@ pub struct Cli {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Desktop to play on (default: the config's `backend`, else the session's kind).
-    #[arg(long, value_enum, value_name = "BACKEND")]
+    /// Desktop to play on, or to list the windows of (default: the config's `backend`,
+    /// else what the session has).
+    #[arg(long, value_enum, value_name = "BACKEND", global = true)]
     pub backend: Option<sudoku_bot::backend::Backend>,
 
     /// Configuration file (default: $SUDOKU_BOT_CONFIG, else the user's config folder).
@@ -99,7 +100,12 @@ pub enum Command {
         debug: Option<PathBuf>,
     },
     /// List the windows that can be captured: title, app name, position, size.
-    Windows,
+    Windows {
+        /// Print one JSON array of windows (title, app, x, y, width, height, dialog,
+        /// minimised; x and y are null where the desktop gives no places).
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure the reader on a labelled set: grids exact, cell accuracy, time an image.
     Eval {
         /// Label files: a Wicht-style .desc list, or a manifest of `IMAGE GRID` lines
@@ -160,7 +166,10 @@ impl Cli {
             (self.window.is_some(), "--window"),
             (self.once, "--once"),
             (self.dry_run, "--dry-run"),
-            (self.backend.is_some(), "--backend"),
+            (
+                self.backend.is_some() && !matches!(self.command, Some(Command::Windows { .. })),
+                "--backend",
+            ),
         ]
         .into_iter()
         .find_map(|(given, name)| given.then_some(name))

@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Some(Command::Read { json: true, .. })
             | Some(Command::Solve { json: true, .. })
             | Some(Command::Eval { json: true, .. })
+            | Some(Command::Windows { json: true })
     );
     let result = try_main(cli);
     if json {
@@ -60,7 +61,7 @@ fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
             output,
             debug,
         }) => modes::overlay::run(&image, &output, debug.as_deref()),
-        Some(Command::Windows) => modes::windows::run(),
+        Some(Command::Windows { json }) => modes::windows::run(cli.backend, cli.config.as_deref(), json),
         Some(Command::Eval { labels, json }) => modes::eval::run(&labels, json, progress),
         Some(Command::Config { default }) => modes::config::run(cli.config.as_deref(), default),
         None => modes::watch::run(modes::watch::Options {

@@ -204,6 +204,18 @@ fn missing_window_and_bad_config_are_clear_errors() {
             .any(|l| l.starts_with("Sudoku\tGnome-sudoku\t")),
         "{listing}"
     );
+    // The same list as JSON only, the backend named after the subcommand.
+    let windows = desk.bot(&["windows", "--json", "--backend", "x11"]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&windows.stdout).expect("windows --json prints only JSON");
+    let game = doc
+        .as_array()
+        .expect("an array of windows")
+        .iter()
+        .find(|w| w["title"] == "Sudoku")
+        .unwrap_or_else(|| panic!("the game in windows --json: {doc}"));
+    assert_eq!(game["app"], "Gnome-sudoku", "{game}");
+    assert!(game["x"].is_i64() && game["width"].as_u64() > Some(100), "{game}");
 }
 
 #[test]
