@@ -141,6 +141,9 @@ pub struct Opened {
     pub input: Box<dyn Input>,
     /// The window's title (for messages).
     pub title: String,
+    /// The backend in use: an X11 game under a compositor's Xwayland is played through
+    /// the X11 backend.
+    pub backend: Backend,
 }
 
 /// Finds the window `wanted` on `backend`'s desktop and opens it with an input device
@@ -172,19 +175,20 @@ pub fn open(
                 screen: Box::new(screen),
                 input,
                 title: window.title,
+                backend,
             })
         }
         Backend::Wlroots => {
             let o = crate::wayland::wlroots::open(wanted, dry_run)?;
-            Ok(compositor(o.screen, o.input, o.title, &o.found))
+            Ok(compositor(o.screen, o.input, o.title, &o.found, backend))
         }
         Backend::Kwin => {
             let o = crate::wayland::kwin::open(wanted, dry_run)?;
-            Ok(compositor(o.screen, o.input, o.title, &o.found))
+            Ok(compositor(o.screen, o.input, o.title, &o.found, backend))
         }
         Backend::GnomeWayland => {
             let o = crate::wayland::open(wanted, dry_run)?;
-            Ok(compositor(o.screen, o.input, o.title, &o.found))
+            Ok(compositor(o.screen, o.input, o.title, &o.found, backend))
         }
     }
 }
@@ -196,6 +200,7 @@ fn compositor<S: Screen + 'static, I: Input + 'static>(
     input: Option<I>,
     title: String,
     found: &str,
+    backend: Backend,
 ) -> Opened {
     info!("playing {found}");
     Opened {
@@ -205,6 +210,7 @@ fn compositor<S: Screen + 'static, I: Input + 'static>(
             None => Box::new(NoInput),
         },
         title,
+        backend,
     }
 }
 

@@ -70,6 +70,7 @@ fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
             dry_run: cli.dry_run,
             config: cli.config,
             backend: cli.backend,
+            quiet: cli.quiet,
         }),
     }
 }

@@ -320,4 +320,15 @@ fn watching_ends_cleanly_on_ctrl_c() {
     lines.sort_unstable();
     lines.dedup();
     assert_eq!(lines.len(), total, "moves printed twice:\n{stdout}");
+    // The daemon speaks without -v: a line when it starts (window, backend, config
+    // file) and one when it stops.
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("watching window \"Sudoku\" on x11 (no configuration file)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("stopped watching \"Sudoku\""),
+        "{stderr}"
+    );
 }

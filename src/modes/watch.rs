@@ -27,6 +27,8 @@ pub struct Options {
     pub config: Option<PathBuf>,
     /// `--backend`: overrides the configuration and the session.
     pub backend: Option<Backend>,
+    /// `--quiet`: no line when the watch starts and stops.
+    pub quiet: bool,
 }
 
 /// The top-level entry point for watching a window: load the configuration (a bad one
@@ -53,7 +55,8 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
     let (backend, why) = backend::choose(opts.backend, config.backend, |v| std::env::var(v).ok())?;
     info!("backend {backend} ({why})");
     let opened = backend::open(backend, &wanted, opts.dry_run, config.delays.x11_event)?;
-    let (screen, input, title) = (opened.screen, opened.input, opened.title);
+    let (screen, input, title, backend) =
+        (opened.screen, opened.input, opened.title, opened.backend);
     // The game is pinned by its program as well as its title: another program's window
     // with the same title is not the game.
     let game = screen.game_window().map(screen::Program::of);
@@ -103,7 +106,21 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
         Ok(None)
     };
     let bot = Bot::new(screen, reader, input, config, out, stop);
-    drive(bot, opts.once, started, reopen).with_context(|| format!("playing window \"{title}\""))
+    // The daemon says when it starts and stops without -v (a user running it from a
+    // unit or an autostart entry sees these lines in the journal).
+    let speak = !opts.once && !opts.quiet;
+    if speak {
+        let file = match &source {
+            Source::File(path) => format!("configuration {}", path.display()),
+            Source::Defaults => "no configuration file".into(),
+        };
+        eprintln!("sudoku-bot: watching window \"{title}\" on {backend} ({file}); Ctrl+C stops");
+    }
+    let ended = drive(bot, opts.once, started, reopen);
+    if speak && ended.is_ok() {
+        eprintln!("sudoku-bot: stopped watching \"{title}\" (Ctrl+C)");
+    }
+    ended.with_context(|| format!("playing window \"{title}\""))
 }
 
 /// A bot error as the command line reports it: a configured click point outside the
