@@ -105,8 +105,9 @@ pub enum ScreenError {
     List(String),
     #[error("cannot capture window {window}: {reason}")]
     Capture { window: String, reason: String },
-    /// The gnome-wayland backend (Mutter's D-Bus interfaces, PipeWire) failed.
-    #[error("GNOME Wayland: {0}")]
+    /// A Wayland backend (Mutter's D-Bus interfaces and PipeWire, KWin's, wlroots')
+    /// failed.
+    #[error("Wayland: {0}")]
     Wayland(String),
     #[error("window {0} was closed")]
     Gone(String),

@@ -27,11 +27,13 @@ zoo_verdict() {
   xdotool windowactivate "$w" 2>/dev/null
   sleep 0.2
   printf '' | xclip -selection clipboard >/dev/null 2>&1
-  # "Game" is the menu bar's first item; "Copy" is found by its word (3 tries).
+  # "Game" is the menu bar's first item; "Copy" is found by its word (8 tries, each
+  # waiting longer: on a loaded machine GTK draws the menu late).
   local tries copied=0
-  for tries in 1 2 3; do
+  for tries in 1 2 3 4 5 6 7 8; do
+    xdotool windowactivate "$w" 2>/dev/null
     xdotool mousemove --window "$w" 27 12 click 1
-    sleep 0.7
+    sleep "$(( (5 + tries) / 10 )).$(( (5 + tries) % 10 ))"
     zoo_click_words '^Copy$' && { copied=1; break; }
     xdotool key Escape
     sleep 0.3

@@ -143,9 +143,18 @@ impl KwinScreen {
 
     /// A picture of `area` (screen pixels) from ScreenShot2.
     fn shot(&self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
-        capture_area(&self.bus, area).map_err(|reason| ScreenError::Capture {
-            window: self.game.info(0).describe(),
-            reason,
+        capture_area(&self.bus, area).map_err(|reason| {
+            // A refusal is KWin's decision about this program, not a passing fault:
+            // said once and not tried again (KWin may notice a removed .desktop file
+            // only after the first screenshot it allowed).
+            if reason.contains("NoAuthorized") {
+                ScreenError::Wayland(reason)
+            } else {
+                ScreenError::Capture {
+                    window: self.game.info(0).describe(),
+                    reason,
+                }
+            }
         })
     }
 }
