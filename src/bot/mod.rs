@@ -171,8 +171,6 @@ pub enum BotError {
     Timeout { seconds: f64, last: String },
     #[error("verification failed: {} still do not hold the solution after {rounds} rounds of re-entering them", cell_names(.cells))]
     NotVerified { cells: Vec<usize>, rounds: u32 },
-    #[error("verification failed: {0}")]
-    Unverifiable(String),
     #[error("the game says the grid is wrong: {words} ({from})")]
     GameSaysWrong { words: String, from: String },
     #[error("entered all digits; the game's response could not be confirmed: {response}{}", picture_suffix(.picture))]
@@ -252,6 +250,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     focus_box: Option<crate::vision::Rect>,
     /// The last few places the bot put the pointer, newest last.
     pointer_trail: std::collections::VecDeque<ScreenPoint>,
+    /// The window as it was before the puzzle's first move (its words are compared
+    /// with the window's when the grid is gone after the last).
+    before_play: Option<DynamicImage>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -285,6 +286,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             playing: None,
             focus_box: None,
             pointer_trail: Default::default(),
+            before_play: None,
         }
     }
 
@@ -382,7 +384,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     e @ (BotError::Refused { .. }
                     | BotError::FocusLost(_)
                     | BotError::NotVerified { .. }
-                    | BotError::Unverifiable(_)
                     | BotError::GameSaysWrong { .. }
                     | BotError::Unconfirmed { .. }),
                 ) => {

@@ -99,6 +99,9 @@ impl GridReader for SimReader {
     ) -> Result<Reading, ReadError> {
         let mut g = self.0.borrow_mut();
         g.reads += 1;
+        if g.shows_victory() {
+            return Err(ReadError::NoGrid);
+        }
         if g.dim_then_dialog_after.is_some() && g.is_solved() {
             return Ok(g.reading_of(Grid::EMPTY));
         }
@@ -167,10 +170,14 @@ impl GridReader for SimReader {
         self.0.borrow_mut().forgotten.extend_from_slice(cells);
     }
 
-    /// The dialog's words when a dialog of the game's is up, else the banner's.
-    fn read_words(&mut self, _picture: &DynamicImage) -> Result<String, ReadError> {
+    /// The dialog's words when a dialog of the game's is up, else the banner's; in a
+    /// picture of the victory screen, its words; else the window's label.
+    fn read_words(&mut self, picture: &DynamicImage) -> Result<String, ReadError> {
         let mut g = self.0.borrow_mut();
         g.word_reads += 1;
+        if picture.width() > 1 && picture.to_rgba8().get_pixel(0, 0) == &VICTORY {
+            return Ok(g.victory.clone().unwrap_or_default());
+        }
         let area = g.last_area.take();
         if let Some((w, _)) = g.above.iter().find(|(w, _)| Some(w.rect) == area) {
             return Ok(match w.title.as_str() {
@@ -179,7 +186,7 @@ impl GridReader for SimReader {
                 _ => g.dialog_words.clone(),
             });
         }
-        Ok(g.banner.clone().unwrap_or_default())
+        Ok(g.banner.clone().unwrap_or_else(|| g.label.clone()))
     }
 }
 

@@ -109,6 +109,9 @@ pub enum Event {
     Elsewhere(&'static str),
 }
 
+/// The colour of the simulated game's victory screen (all of it).
+pub const VICTORY: Rgba<u8> = Rgba([250, 240, 200, 255]);
+
 /// The simulated app and everything around it.
 pub struct Game {
     pub picture: RgbaImage,
@@ -172,6 +175,11 @@ pub struct Game {
     pub dialog_words: String,
     /// The words of a banner the game draws over the grid once solved.
     pub banner: Option<String>,
+    /// Once solved, the game shows a victory screen in place of the grid, with these
+    /// words (none: a picture without words).
+    pub victory: Option<String>,
+    /// Words the window shows beside the grid all along (a label, a menu).
+    pub label: String,
     /// Pictures of screen areas taken (for a message's words).
     pub area_captures: usize,
     /// Word readings done.
