@@ -190,3 +190,58 @@ fn a_pinned_input_method_is_not_learnt() {
 }
 
 // ---- Faults ---------------------------------------------------------------------------
+
+// ---- Pace as evidence -----------------------------------------------------------------
+
+#[test]
+fn one_click_the_game_missed_does_not_slow_the_rest_of_the_game() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.draws_selection = true;
+        // Played with clicks (arrow keys do nothing), and busy once: the second
+        // click, right after the first key, is lost.
+        g.arrows_ignored = true;
+        g.busy_at_clicks = vec![2];
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    // The hypothesis that the game ignores clicks soon after a key was made from that
+    // one click and dropped when the moves at the configured pauses landed: the pause
+    // after a key is back at the configured 0 ms.
+    assert_eq!(bot.pace(), (0, 0), "{:?}", bot.hypotheses());
+    assert!(bot.hypotheses().is_empty(), "{:?}", bot.hypotheses());
+}
+
+#[test]
+fn a_game_that_really_needs_the_pause_keeps_it_after_the_trial() {
+    let (game, dir) = setup();
+    // Keys typed within 30 ms of a click go to the cell selected before: learning
+    // finds it, the trial at the configured 0 ms confirms it.
+    game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(30));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert!(bot.pace().0 >= 30, "{:?}", bot.pace());
+    assert_eq!(
+        bot.hypotheses(),
+        ["the game takes the focus late after a click"]
+    );
+}
+
+#[test]
+fn a_slow_game_is_learnt_from_looks_as_long_as_it_takes_to_answer() {
+    let game = solved_sim_game(|g| {
+        // Every click and key shows 400 ms after it (a busy machine).
+        g.latency = Some(std::time::Duration::from_millis(400));
+        g.draws_selection = true;
+        g.arrows_ignored = true;
+    });
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // Every digit typed once: no key was called lost and sent again while the game
+    // was still drawing the last one.
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+}

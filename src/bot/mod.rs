@@ -34,6 +34,7 @@ use crate::screen::{Screen, ScreenError, ScreenRect, WindowView};
 use crate::vision::{ReadError, Reader, Reading};
 
 mod area;
+mod beliefs;
 mod caret;
 mod cells;
 mod debug_pictures;
@@ -309,17 +310,33 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         self.last_input
     }
 
-    /// Plays one puzzle: waits for a playable grid (at most `watch.once_timeout`), plays
-    /// it, verifies it.
+    /// The pauses in use after a click and after a key (ms).
+    pub fn pace(&self) -> (u64, u64) {
+        (self.pace.after_click, self.pace.after_key)
+    }
+
+    /// The hypotheses about the game's pace held now, as `-v` says them.
+    pub fn hypotheses(&self) -> Vec<String> {
+        let held = self.model.beliefs.held();
+        held.iter().map(|b| b.claim.to_string()).collect()
+    }
+
+    /// Plays one puzzle: waits for a playable grid (at most `watch.once_timeout`, counted
+    /// again after each pause in play), plays it, verifies it.
     pub fn run_once(&mut self) -> Result<Outcome, BotError> {
-        let start = Instant::now();
+        let mut start = Instant::now();
         let timeout = Duration::from_millis(self.config.watch.once_timeout);
         let mut failed_captures = 0;
         loop {
             if self.stopped() {
                 return Ok(Outcome::Stopped);
             }
+            let sent_before = self.last_input;
             let step = self.step();
+            // Time spent playing (then paused) is not time waiting for a puzzle.
+            if self.last_input != sent_before {
+                start = Instant::now();
+            }
             if let Err(e @ BotError::Screen(ScreenError::Capture { .. })) = &step {
                 // A capture can fail while the window is being redrawn: look again, at
                 // most three times in a row.

@@ -1,6 +1,7 @@
 //! The search for shorter pauses, once the game is learnt (`[delays] shorten`): a trial
 //! of the next shorter ones, kept when every move typed at them showed its digit.
 
+use super::beliefs::Claim;
 use super::look::Look;
 use super::pace::{Trial, TRIAL_MOVES};
 use super::*;
@@ -10,11 +11,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// search when there are none; `cells` are moves already typed at the new pace.
     pub(super) fn try_shorter_pauses(&mut self, cells: Vec<usize>) {
         let next = self
-            .config
-            .delays
-            .shorten
-            .then(|| self.pace.shorter(&self.config.delays))
-            .flatten();
+            .pace
+            .shorter(&self.config.delays, self.config.delays.shorten);
         self.model.trial = match next {
             Some(next) => {
                 debug!(
@@ -53,6 +51,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 "the game keeps up with {} ms after a click, {} ms after a key",
                 self.pace.after_click, self.pace.after_key
             );
+            self.model.beliefs.drop_all(&format!(
+                "{} moves at {} ms after a click, {} ms after a key all showed their digits",
+                trying.len(),
+                self.pace.after_click,
+                self.pace.after_key
+            ));
             self.try_shorter_pauses(Vec::new());
             if self.model.trial == Trial::Done {
                 self.said_pace();
@@ -64,9 +68,24 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.pace.after_key,
                 cell_names(&failed)
             );
+            self.model.beliefs.confirm_all(&format!(
+                "at {} ms after a click, {} ms after a key, {} did not show its digit",
+                self.pace.after_click,
+                self.pace.after_key,
+                cell_names(&failed)
+            ));
             self.pace = good.clone();
             self.model.trial = Trial::Done;
             self.said_pace();
+        }
+    }
+
+    /// Holds `claim` for what was `seen`: the pause it made longer is tried again at
+    /// its configured length once the game is learnt, unless a trial confirmed it.
+    pub(super) fn suppose(&mut self, claim: Claim, seen: String) {
+        self.model.beliefs.hold(claim, seen);
+        if self.model.trial == Trial::Done && self.model.beliefs.untested() {
+            self.model.trial = Trial::NotYet;
         }
     }
 

@@ -76,7 +76,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // as soon as it drew them then: a grid that reads as the solution needs no
         // further wait. What that look does not see solved is left to the looks
         // `settle` apart, before anything is entered again.
-        let settle = self.config.delays.settle.max(1);
+        // A slow game draws the last digits late: no look comes sooner than twice the
+        // longest it took to answer an input.
+        let settle = self
+            .config
+            .delays
+            .settle
+            .max(1)
+            .max(2 * self.model.latency);
         let quick = (self.model.latency > 0 && !self.screen.captures_lag())
             .then(|| (2 * self.model.latency).max(20).min(settle));
         for round in 0..=rounds + 3 {
@@ -295,9 +302,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if pace::too_fast(reading.grid.cells(), puzzle.cells(), solution.cells())
             && self.pace.slower()
         {
-            info!(
-                "the game lost moves or took digits into the wrong cell: slowing down to {} ms after a click, {} ms after a key",
-                self.pace.after_click, self.pace.after_key
+            self.suppose(
+                super::beliefs::Claim::LosesMoves,
+                format!(
+                    "after play the grid read {} cells lost or in the wrong place; {} ms after a click, {} ms after a key for now",
+                    v.wrong.len(),
+                    self.pace.after_click,
+                    self.pace.after_key
+                ),
             );
         }
         info!(

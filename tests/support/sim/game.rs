@@ -71,6 +71,9 @@ impl Game {
             draws_selection: false,
             clicks_ignored: false,
             arrows_ignored: false,
+            busy_at_clicks: Vec::new(),
+            latency: None,
+            pending: Vec::new(),
             arrows_skip_givens: false,
             arrows_scroll: None,
         }))

@@ -219,6 +219,12 @@ pub struct Game {
     pub draws_selection: bool,
     /// Arrow keys do nothing.
     pub arrows_ignored: bool,
+    /// The game is busy for these clicks (counted from 1): they do nothing.
+    pub busy_at_clicks: Vec<usize>,
+    /// A slow game: what a click or a key does shows only this long after it.
+    pub latency: Option<std::time::Duration>,
+    /// Clicks and keys sent to a slow game, not yet taken, with when they were sent.
+    pending: Vec<(std::time::Instant, Event)>,
     /// Clicks do nothing (a keyboard-only game: arrow keys move its cursor).
     pub clicks_ignored: bool,
     /// Arrow keys jump over the givens (to the next cell a digit can go in).
