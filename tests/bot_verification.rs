@@ -319,3 +319,22 @@ fn a_label_that_said_solved_before_play_proves_nothing_when_the_grid_is_gone() {
     assert!(matches!(err, BotError::Unconfirmed { .. }), "{err}");
     assert!(err.to_string().contains("Puzzles solved: 3"), "{err}");
 }
+
+#[test]
+fn a_text_field_that_keeps_its_wrong_digit_is_cleared_before_the_digit_is_typed_again() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        // Cells are text fields that keep their first character, and the game turned
+        // the tenth digit typed into another.
+        g.text_fields = true;
+        g.tamper_at = Some(10);
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once();
+    assert!(matches!(outcome, Ok(Outcome::Solved { .. })), "{outcome:?}");
+    let g = game.borrow();
+    assert!(g.is_solved(), "{}", g.board);
+    // One digit typed again, after the cell was cleared.
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len() + 1);
+}

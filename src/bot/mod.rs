@@ -106,6 +106,9 @@ pub(crate) struct Move {
     pub digit: u8,
     /// The cell's centre on the screen (where the click goes).
     pub at: ScreenPoint,
+    /// The cell shows another digit now: it is cleared before the digit is typed (a
+    /// text field keeps its first character when typed over).
+    pub clear: bool,
 }
 
 impl std::fmt::Display for Move {

@@ -194,7 +194,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     .typed
                     .iter()
                     .filter(|t| cells.contains(&t.cell))
-                    .copied()
+                    .map(|&t| Move { clear: true, ..t })
                     .collect();
                 round.typed.retain(|t| !cells.contains(&t.cell));
                 let at = round.index - 1;
@@ -250,6 +250,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Some(stop));
             }
         }
+        if m.clear {
+            if let Some(stop) = self.clear_cell(start, map)? {
+                return Ok(Some(stop));
+            }
+        }
         match pad {
             Some(at) => {
                 self.input.click(at)?;
@@ -269,6 +274,21 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         round.note_typed(m);
         self.last_input = round.last_key;
         self.pause(delays.after_key);
+        Ok(None)
+    }
+
+    /// Clears the selected cell before a digit is typed over another: Backspace, then
+    /// Delete (a text field's caret may be before or after its character), each after
+    /// the focus check. `Some` when play must stop instead.
+    fn clear_cell(&mut self, start: &WindowView, map: &CellMap) -> Result<Option<Played>, BotError> {
+        for key in [Key::Backspace, Key::Delete] {
+            if let Some(stop) = self.focus_lost(start, map)? {
+                return Ok(Some(stop));
+            }
+            self.input.key(key)?;
+            self.last_input = Some(Instant::now());
+            self.pause(self.pace.after_arrow);
+        }
         Ok(None)
     }
 

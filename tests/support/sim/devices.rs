@@ -265,6 +265,8 @@ pub(super) fn type_digit(g: &mut Game, d: u8) {
     if let Some(cell) = g.selected {
         if g.lose_first_digit.remove(&cell) {
             // The app missed this one.
+        } else if g.text_fields && g.board.cells()[cell] != 0 {
+            // A full text field takes no more characters.
         } else if g.givens.cells()[cell] == 0 {
             let (r, c) = (cell / 9, cell % 9);
             let d = if g.tamper_at == Some(g.digits_typed + 1) {

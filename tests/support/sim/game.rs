@@ -71,6 +71,7 @@ impl Game {
             draws_selection: false,
             clicks_ignored: false,
             arrows_ignored: false,
+            text_fields: false,
             busy_at_clicks: Vec::new(),
             latency: None,
             pending: Vec::new(),

@@ -219,6 +219,9 @@ pub struct Game {
     pub draws_selection: bool,
     /// Arrow keys do nothing.
     pub arrows_ignored: bool,
+    /// Cells are text fields that keep their first character: a digit typed into a
+    /// cell that shows one changes nothing.
+    pub text_fields: bool,
     /// The game is busy for these clicks (counted from 1): they do nothing.
     pub busy_at_clicks: Vec<usize>,
     /// A slow game: what a click or a key does shows only this long after it.
