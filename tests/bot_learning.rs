@@ -11,6 +11,38 @@ use sudoku_bot::Grid;
 use support::scenes::*;
 use support::sim::{self, Event};
 
+/// The simulated game solved by a bot that may try arrow keys in place of clicks
+/// (`[input] try_arrows`), once `change` made it what the test needs.
+fn solved_trying_arrows(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
+    let (game, dir) = setup();
+    change(&mut game.borrow_mut());
+    let mut config = sim::quick_config(dir.path());
+    config.input.try_arrows = true;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    game
+}
+
+#[test]
+fn a_game_whose_arrow_keys_go_back_to_its_menu_is_played_with_clicks_that_work() {
+    // Clicks select and keys enter digits; any arrow key leaves the puzzle for the
+    // game's menu. By default the bot keeps the clicks that work.
+    let game = solved_sim_game(|g| {
+        g.draws_selection = true;
+        g.menu_on_arrows = true;
+    });
+    let g = game.borrow();
+    let arrows = g
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Key(Key::Up | Key::Down | Key::Left | Key::Right)))
+        .count();
+    assert_eq!(arrows, 0, "{:?}", g.events);
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
+
 #[test]
 fn keyboard_method_clicks_once_then_uses_arrows() {
     let (game, dir) = setup();
@@ -26,7 +58,7 @@ fn keyboard_method_clicks_once_then_uses_arrows() {
 
 #[test]
 fn a_game_that_shows_its_selection_and_takes_arrow_keys_is_played_with_them() {
-    let game = solved_sim_game(|g| g.draws_selection = true);
+    let game = solved_trying_arrows(|g| g.draws_selection = true);
     let g = game.borrow();
     let cells = empty_cells(&g.givens);
     // The first move's click, and then arrows: no other click, no digit wasted.
@@ -47,7 +79,7 @@ fn a_game_that_shows_its_selection_and_takes_arrow_keys_is_played_with_them() {
 
 #[test]
 fn arrow_keys_that_do_nothing_leave_the_game_to_clicks_and_waste_no_digit() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         g.draws_selection = true;
         g.arrows_ignored = true;
     });
@@ -60,7 +92,7 @@ fn arrow_keys_that_do_nothing_leave_the_game_to_clicks_and_waste_no_digit() {
 
 #[test]
 fn arrow_keys_that_skip_the_givens_go_back_to_clicks() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         g.draws_selection = true;
         g.arrows_skip_givens = true;
     });
@@ -72,7 +104,7 @@ fn arrow_keys_that_skip_the_givens_go_back_to_clicks() {
 
 #[test]
 fn a_page_that_scrolls_on_arrow_keys_gets_no_click_where_the_cells_were() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         g.draws_selection = true;
         g.arrows_scroll = Some(40);
     });
@@ -101,7 +133,7 @@ fn a_game_that_takes_the_focus_late_is_played_slower_until_digits_land() {
 
 #[test]
 fn a_game_that_draws_its_selection_late_is_played_with_arrow_keys_without_a_probe() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         // The focus, and the frame that shows it, follow a click 60 ms late.
         g.focus_delay = Some(std::time::Duration::from_millis(60));
         g.draws_selection = true;

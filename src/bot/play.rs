@@ -73,7 +73,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Goes::Again => continue,
                 Goes::Stop(played) => return Ok(played),
             }
-            if lagging && self.model.arrows == Arrows::Untried && self.model.method.is_none() {
+            if lagging
+                && self.config.input.try_arrows
+                && self.model.arrows == Arrows::Untried
+                && self.model.method.is_none()
+            {
                 match self.arrows_on_a_lagging_screen(&mut round, m, start, map)? {
                     Goes::On => {}
                     Goes::Again => continue,

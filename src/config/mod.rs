@@ -140,6 +140,9 @@ pub struct InputConfig {
     pub method: Option<InputMethod>,
     /// Centres of the pad buttons 1 to 9, window pixels `[x, y]` (method "pad").
     pub pad: Option<[[f32; 2]; 9]>,
+    /// Whether arrow keys may be tried in place of clicks that work (faster where the
+    /// game takes them; a game may also take any such key for "back to the menu").
+    pub try_arrows: bool,
 }
 
 /// `[input]` as written in the file.
@@ -148,6 +151,7 @@ pub struct InputConfig {
 struct InputFile {
     method: Option<InputMethod>,
     pad: Option<Vec<[f32; 2]>>,
+    try_arrows: bool,
 }
 
 impl TryFrom<InputFile> for InputConfig {
@@ -170,6 +174,7 @@ impl TryFrom<InputFile> for InputConfig {
         Ok(InputConfig {
             method: file.method,
             pad,
+            try_arrows: file.try_arrows,
         })
     }
 }

@@ -101,7 +101,7 @@ impl GridReader for SimReader {
         let mut g = self.0.borrow_mut();
         g.take_due();
         g.reads += 1;
-        if g.shows_victory() {
+        if g.shows_victory() || g.in_menu {
             return Err(ReadError::NoGrid);
         }
         if g.dim_then_dialog_after.is_some() && g.is_solved() {
@@ -309,6 +309,10 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
 
 /// What a key the game takes does.
 fn take_key(g: &mut Game, key: Key) {
+    if g.menu_on_arrows && matches!(key, Key::Up | Key::Down | Key::Left | Key::Right) {
+        g.in_menu = true;
+        return;
+    }
     if let (Some(delay), Some((cell, at))) = (g.focus_delay, g.pending_focus) {
         if at.elapsed() >= delay {
             g.selected = cell;

@@ -71,6 +71,8 @@ impl Game {
             draws_selection: false,
             clicks_ignored: false,
             arrows_ignored: false,
+            menu_on_arrows: false,
+            in_menu: false,
             text_fields: false,
             busy_at_clicks: Vec::new(),
             latency: None,
@@ -194,6 +196,10 @@ impl Game {
     /// The picture of the window now: the screenshot with a dark mark in every cell the
     /// player filled, so captures change as the bot plays.
     pub(super) fn render(&self) -> RgbaImage {
+        if self.in_menu {
+            let (w, h) = self.picture.dimensions();
+            return RgbaImage::from_pixel(w, h, Rgba([90, 90, 120, 255]));
+        }
         if self.shows_victory() {
             let (w, h) = self.picture.dimensions();
             return RgbaImage::from_pixel(w, h, VICTORY);

@@ -219,6 +219,9 @@ pub struct Game {
     pub draws_selection: bool,
     /// Arrow keys do nothing.
     pub arrows_ignored: bool,
+    /// Any arrow key leaves the puzzle for the game's menu (no grid, for good).
+    pub menu_on_arrows: bool,
+    pub in_menu: bool,
     /// Cells are text fields that keep their first character: a digit typed into a
     /// cell that shows one changes nothing.
     pub text_fields: bool,
