@@ -277,3 +277,57 @@ fn a_slow_game_is_learnt_from_looks_as_long_as_it_takes_to_answer() {
     // was still drawing the last one.
     assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
 }
+
+// ---- Remembering each game ------------------------------------------------------------
+
+/// Plays the simulated game (made what the test needs by `change`) with a bot that
+/// remembers games in `state`; the bot and the game, solved.
+fn solved_remembering(
+    state: &std::path::Path,
+    change: impl FnOnce(&mut sim::Game),
+) -> (sim::Shared, sim::SimBot, tempfile::TempDir) {
+    let (game, dir) = setup();
+    change(&mut game.borrow_mut());
+    let mut config = sim::quick_config(dir.path());
+    config.watch.remember = true;
+    config.watch.state_dir = Some(state.to_path_buf());
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    (game, bot, dir)
+}
+
+#[test]
+fn a_game_played_before_is_played_with_what_was_learnt_of_it_without_learning() {
+    let state = tempfile::tempdir().unwrap();
+    let stored = state.path().join("games/gnome-sudoku-sudoku.toml");
+    let (first, _, _) = solved_remembering(state.path(), |g| g.draws_selection = true);
+    assert!(stored.is_file(), "nothing stored");
+    let (second, _, _) = solved_remembering(state.path(), |g| g.draws_selection = true);
+    // Learning looks at the window after each click and key of its first moves; the
+    // second run looks only at the looks of play.
+    let (first, second) = (first.borrow(), second.borrow());
+    assert!(
+        second.captures * 2 < first.captures,
+        "{} captures, then {}",
+        first.captures,
+        second.captures
+    );
+    assert_eq!(second.digits().len(), empty_cells(&second.givens).len());
+}
+
+#[test]
+fn a_stored_model_the_game_contradicts_is_dropped_and_the_game_learnt_again() {
+    let state = tempfile::tempdir().unwrap();
+    let stored = state.path().join("games/gnome-sudoku-sudoku.toml");
+    solved_remembering(state.path(), |g| g.draws_selection = true);
+    assert!(std::fs::read_to_string(&stored).unwrap().contains("\"click\""));
+    // The same game now takes no clicks: its own cursor, moved with arrow keys, it is.
+    solved_remembering(state.path(), |g| {
+        g.draws_selection = true;
+        g.clicks_ignored = true;
+        g.selected = Some(0);
+    });
+    assert!(std::fs::read_to_string(&stored).unwrap().contains("\"keys\""));
+}

@@ -42,6 +42,7 @@ mod evidence;
 mod fingerprint;
 mod learn;
 mod look;
+mod memory;
 mod pace;
 mod play;
 mod puzzle;

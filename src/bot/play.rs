@@ -38,6 +38,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.model.palette_checked = true;
             info!("not learning the game: captures in this session come a frame or more late; a click selects a cell, a key enters its digit ([input] method changes it)");
         }
+        if !lagging {
+            self.recall(&start.window);
+        }
         // From here on the pointer is the bot's: where it is now, then where each click
         // leaves it.
         let mut round = Round::new(moves, puzzle, self.input.pointer()?);
@@ -183,6 +186,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             &trying,
         )?;
         round.last_look = Some(Instant::now());
+        if let Look::Retype(cells) = &look {
+            self.forget_recalled(&format!(
+                "{} did not show the digit typed",
+                cell_names(cells)
+            ));
+        }
         if !trying.is_empty() {
             self.judge_trial(&look, &trying);
         }

@@ -353,6 +353,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             Played::Stopped => return Ok(Step::Done(Outcome::Stopped)),
         }
         let verified = self.verify(&puzzle, &mut solution, several, &look.view, map, &before);
+        if matches!(verified, Ok(Some(_))) {
+            self.remember();
+        }
         // Whatever came of it, this puzzle had its turn: the watch plays the next one.
         self.playing = None;
         self.finished = Some((puzzle, solution));

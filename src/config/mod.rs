@@ -236,6 +236,10 @@ pub struct WatchConfig {
     /// How many of those pictures to keep: the oldest go first. The same picture
     /// (same fingerprint) is never saved twice.
     pub debug_keep: usize,
+    /// Whether what was learnt of each game is stored, and used the next time.
+    pub remember: bool,
+    /// Where it is stored (default: the XDG state directory, `sudoku-bot/games`).
+    pub state_dir: Option<PathBuf>,
 }
 
 impl Default for WatchConfig {
@@ -246,6 +250,8 @@ impl Default for WatchConfig {
             verify_rounds: 3,
             debug_dir: None,
             debug_keep: 20,
+            remember: true,
+            state_dir: None,
         }
     }
 }

@@ -37,7 +37,7 @@ use looks::{looks_differ, Look};
 use moves::{KeySent, Observing, Selection, Then};
 
 /// Moves in a row that must go as expected before the bot stops looking after each.
-const CONFIRM_MOVES: u32 = 2;
+pub(super) const CONFIRM_MOVES: u32 = 2;
 /// How long the first look after an input waits for its effect (long enough for a game
 /// that draws a few frames late on a loaded machine); each new try doubles it.
 const FIRST_WAIT_MS: u64 = 120;
@@ -93,6 +93,12 @@ pub(super) struct Model {
     pub arrows: Arrows,
     /// Whether the game was seen to answer any input (a selection, a digit drawn).
     pub answered: bool,
+    /// Where this game's model is stored (once the game's identity was looked up).
+    pub memory: Option<PathBuf>,
+    /// Whether the model in use came from there (not learnt in this run).
+    pub recalled: bool,
+    /// Whether the store was looked at for this game.
+    pub memory_checked: bool,
     /// The hypotheses about the game's pace, with what was seen for them.
     pub beliefs: super::beliefs::Beliefs,
 }

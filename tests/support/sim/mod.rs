@@ -290,6 +290,8 @@ pub fn quick_config(debug_dir: &Path) -> Config {
     c.watch.interval = 1;
     c.watch.once_timeout = 300;
     c.watch.debug_dir = Some(PathBuf::from(debug_dir));
+    // Each test learns its game: nothing stored in the user's state directory.
+    c.watch.remember = false;
     c
 }
 
