@@ -188,6 +188,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Some(KeyEffect::Entered { tries, drawn_after }));
             }
             if !drawing && at.elapsed() >= Duration::from_millis(wait) {
+                // Nothing changed: the cell may have shown the digit before the key
+                // (the click entered it, as a number palette does).
+                if let Some(read) = self.read_grid_now()? {
+                    if read[m.cell] == m.digit && expect[m.cell] != m.digit {
+                        self.palette_seen(m, m.digit);
+                        return Ok(Some(KeyEffect::Entered { tries, drawn_after }));
+                    }
+                }
                 return Ok(None);
             }
             let changed = self.changed_cells(before, map, origin)?;

@@ -291,17 +291,25 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
     }
 
+    /// A click on the empty cell of `m` showed `digit` before any key: a number
+    /// palette, unless the method is known. The rest is played with arrow keys.
+    pub(super) fn palette_seen(&mut self, m: Move, digit: u8) {
+        if self.model.method.is_some() {
+            return;
+        }
+        info!(
+            "learnt: a click on an empty cell enters a digit by itself ({digit} at {}); playing with arrow keys from here",
+            cell_name(m.cell)
+        );
+        self.model.method = Some(InputMethod::Keys);
+    }
+
     /// Whether the first click on an empty cell entered a digit by itself (a number
     /// palette): then the rest is played with arrow keys from there.
     pub(super) fn check_palette(&mut self, mv: &Observing) -> Result<(), BotError> {
         if let Some(read) = self.read_grid_now()? {
             if mv.expect[mv.m.cell] == 0 && read[mv.m.cell] != 0 {
-                info!(
-                    "learnt: a click on an empty cell enters a digit by itself ({} at {}); playing with arrow keys from here",
-                    read[mv.m.cell],
-                    cell_name(mv.m.cell)
-                );
-                self.model.method = Some(InputMethod::Keys);
+                self.palette_seen(mv.m, read[mv.m.cell]);
             }
         }
         Ok(())
