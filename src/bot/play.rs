@@ -192,7 +192,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 cell_names(cells)
             ));
         }
-        if !trying.is_empty() {
+        if !trying.is_empty() || trial_due {
             self.judge_trial(&look, &trying);
         }
         match look {
@@ -201,6 +201,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 // Each cell once in the middle of play: what still does not
                 // take is verification's to see.
                 cells.retain(|c| round.retyped.insert(*c));
+                if cells.is_empty() {
+                    return Ok(Goes::On);
+                }
                 // Re-enter them next, before the grid is full and the game
                 // judges it.
                 let again: Vec<Move> = round

@@ -30,9 +30,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// cell, and tries shorter ones; else goes back to the last pauses that held and
     /// ends the search (the moves that did not show are entered again by the look).
     pub(super) fn judge_trial(&mut self, look: &Look, trying: &[Move]) {
-        let Trial::Trying { good, .. } = &self.model.trial else {
+        let Trial::Trying { good, cells } = &self.model.trial else {
             return;
         };
+        // Judged once its moves were typed (some may have been typed again since).
+        let typed_on_trial = cells.len();
         let failed: Vec<usize> = match look {
             Look::Retype(cells) => trying
                 .iter()
@@ -44,7 +46,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             Look::AsTyped => Vec::new(),
         };
         if failed.is_empty() {
-            if trying.len() < TRIAL_MOVES {
+            if typed_on_trial < TRIAL_MOVES {
                 return;
             }
             info!(
