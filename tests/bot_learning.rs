@@ -251,7 +251,7 @@ fn one_click_the_game_missed_does_not_slow_the_rest_of_the_game() {
 fn a_game_that_really_needs_the_pause_keeps_it_after_the_trial() {
     let (game, dir) = setup();
     // Keys typed within 30 ms of a click go to the cell selected before: learning
-    // finds it, the trial at the configured 0 ms confirms it.
+    // sees it (a digit in the cell before is proof), and no trial shortens the pause.
     game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(30));
     let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
     let outcome = bot.run_once().unwrap();

@@ -329,6 +329,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// again after each pause in play), plays it, verifies it.
     pub fn run_once(&mut self) -> Result<Outcome, BotError> {
         let mut start = Instant::now();
+        let mut restarts = 0;
         let timeout = Duration::from_millis(self.config.watch.once_timeout);
         let mut failed_captures = 0;
         loop {
@@ -337,8 +338,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             let sent_before = self.last_input;
             let step = self.step();
-            // Time spent playing (then paused) is not time waiting for a puzzle.
-            if self.last_input != sent_before {
+            // Time spent playing (then paused) is not time waiting for a puzzle, a few
+            // times over.
+            if self.last_input != sent_before && restarts < 5 {
+                restarts += 1;
                 start = Instant::now();
             }
             if let Err(e @ BotError::Screen(ScreenError::Capture { .. })) = &step {

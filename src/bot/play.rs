@@ -44,10 +44,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // From here on the pointer is the bot's: where it is now, then where each click
         // leaves it.
         let mut round = Round::new(moves, puzzle, self.input.pointer()?);
-        // A trial of shorter pauses cut short by a pause in play starts again.
+        // A trial of shorter pauses cut short by a pause in play is over: the pauses
+        // that held are kept (trying again after every pause never ends on a game
+        // whose looks pause play).
         if let Trial::Trying { good, .. } = &self.model.trial {
             self.pace = good.clone();
-            self.model.trial = Trial::NotYet;
+            self.model.trial = Trial::Done;
         }
         while round.index < round.queue.len() {
             let pinned = self

@@ -10,9 +10,21 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Begins a trial of the next shorter pauses (`pace::Pace::shorter`), or ends the
     /// search when there are none; `cells` are moves already typed at the new pace.
     pub(super) fn try_shorter_pauses(&mut self, cells: Vec<usize>) {
+        // A pause that a confirmed hypothesis needs is not shortened.
+        let (click, key) = self.model.beliefs.needs();
         let next = self
             .pace
-            .shorter(&self.config.delays, self.config.delays.shorten);
+            .shorter(&self.config.delays, self.config.delays.shorten)
+            .map(|mut next| {
+                if click {
+                    next.after_click = self.pace.after_click;
+                }
+                if key {
+                    next.after_key = self.pace.after_key;
+                }
+                next
+            })
+            .filter(|next| *next != self.pace);
         self.model.trial = match next {
             Some(next) => {
                 debug!(
@@ -85,6 +97,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Holds `claim` for what was `seen`: the pause it made longer is tried again at
     /// its configured length once the game is learnt, unless a trial confirmed it.
     pub(super) fn suppose(&mut self, claim: Claim, seen: String) {
+        if claim == Claim::TakesFocusLate {
+            // Seen as a digit in the cell selected before: proven, not a late key.
+            self.model.beliefs.hold_proven(claim, seen);
+            return;
+        }
         self.model.beliefs.hold(claim, seen);
         if self.model.trial == Trial::Done && self.model.beliefs.untested() {
             self.model.trial = Trial::NotYet;
