@@ -11,6 +11,38 @@ use sudoku_bot::Grid;
 use support::scenes::*;
 use support::sim::{self, Event};
 
+/// The simulated game solved by a bot that may try arrow keys in place of clicks
+/// (`[input] try_arrows`), once `change` made it what the test needs.
+fn solved_trying_arrows(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
+    let (game, dir) = setup();
+    change(&mut game.borrow_mut());
+    let mut config = sim::quick_config(dir.path());
+    config.input.try_arrows = true;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    game
+}
+
+#[test]
+fn a_game_whose_arrow_keys_go_back_to_its_menu_is_played_with_clicks_that_work() {
+    // Clicks select and keys enter digits; any arrow key leaves the puzzle for the
+    // game's menu. By default the bot keeps the clicks that work.
+    let game = solved_sim_game(|g| {
+        g.draws_selection = true;
+        g.menu_on_arrows = true;
+    });
+    let g = game.borrow();
+    let arrows = g
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Key(Key::Up | Key::Down | Key::Left | Key::Right)))
+        .count();
+    assert_eq!(arrows, 0, "{:?}", g.events);
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
+
 #[test]
 fn keyboard_method_clicks_once_then_uses_arrows() {
     let (game, dir) = setup();
@@ -26,7 +58,7 @@ fn keyboard_method_clicks_once_then_uses_arrows() {
 
 #[test]
 fn a_game_that_shows_its_selection_and_takes_arrow_keys_is_played_with_them() {
-    let game = solved_sim_game(|g| g.draws_selection = true);
+    let game = solved_trying_arrows(|g| g.draws_selection = true);
     let g = game.borrow();
     let cells = empty_cells(&g.givens);
     // The first move's click, and then arrows: no other click, no digit wasted.
@@ -47,7 +79,7 @@ fn a_game_that_shows_its_selection_and_takes_arrow_keys_is_played_with_them() {
 
 #[test]
 fn arrow_keys_that_do_nothing_leave_the_game_to_clicks_and_waste_no_digit() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         g.draws_selection = true;
         g.arrows_ignored = true;
     });
@@ -60,7 +92,7 @@ fn arrow_keys_that_do_nothing_leave_the_game_to_clicks_and_waste_no_digit() {
 
 #[test]
 fn arrow_keys_that_skip_the_givens_go_back_to_clicks() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         g.draws_selection = true;
         g.arrows_skip_givens = true;
     });
@@ -72,7 +104,7 @@ fn arrow_keys_that_skip_the_givens_go_back_to_clicks() {
 
 #[test]
 fn a_page_that_scrolls_on_arrow_keys_gets_no_click_where_the_cells_were() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         g.draws_selection = true;
         g.arrows_scroll = Some(40);
     });
@@ -101,7 +133,7 @@ fn a_game_that_takes_the_focus_late_is_played_slower_until_digits_land() {
 
 #[test]
 fn a_game_that_draws_its_selection_late_is_played_with_arrow_keys_without_a_probe() {
-    let game = solved_sim_game(|g| {
+    let game = solved_trying_arrows(|g| {
         // The focus, and the frame that shows it, follow a click 60 ms late.
         g.focus_delay = Some(std::time::Duration::from_millis(60));
         g.draws_selection = true;
@@ -190,3 +222,112 @@ fn a_pinned_input_method_is_not_learnt() {
 }
 
 // ---- Faults ---------------------------------------------------------------------------
+
+// ---- Pace as evidence -----------------------------------------------------------------
+
+#[test]
+fn one_click_the_game_missed_does_not_slow_the_rest_of_the_game() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.draws_selection = true;
+        // Played with clicks (arrow keys do nothing), and busy once: the second
+        // click, right after the first key, is lost.
+        g.arrows_ignored = true;
+        g.busy_at_clicks = vec![2];
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    // The hypothesis that the game ignores clicks soon after a key was made from that
+    // one click and dropped when the moves at the configured pauses landed: the pause
+    // after a key is back at the configured 0 ms.
+    assert_eq!(bot.pace(), (0, 0), "{:?}", bot.hypotheses());
+    assert!(bot.hypotheses().is_empty(), "{:?}", bot.hypotheses());
+}
+
+#[test]
+fn a_game_that_really_needs_the_pause_keeps_it_after_the_trial() {
+    let (game, dir) = setup();
+    // Keys typed within 30 ms of a click go to the cell selected before: learning
+    // sees it (a digit in the cell before is proof), and no trial shortens the pause.
+    game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(30));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert!(bot.pace().0 >= 30, "{:?}", bot.pace());
+    assert_eq!(
+        bot.hypotheses(),
+        ["the game takes the focus late after a click"]
+    );
+}
+
+#[test]
+fn a_slow_game_is_learnt_from_looks_as_long_as_it_takes_to_answer() {
+    let game = solved_sim_game(|g| {
+        // Every click and key shows 400 ms after it (a busy machine).
+        g.latency = Some(std::time::Duration::from_millis(400));
+        g.draws_selection = true;
+        g.arrows_ignored = true;
+    });
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    // Every digit typed once: no key was called lost and sent again while the game
+    // was still drawing the last one.
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+}
+
+// ---- Remembering each game ------------------------------------------------------------
+
+/// Plays the simulated game (made what the test needs by `change`) with a bot that
+/// remembers games in `state`; the bot and the game, solved.
+fn solved_remembering(
+    state: &std::path::Path,
+    change: impl FnOnce(&mut sim::Game),
+) -> (sim::Shared, sim::SimBot, tempfile::TempDir) {
+    let (game, dir) = setup();
+    change(&mut game.borrow_mut());
+    let mut config = sim::quick_config(dir.path());
+    config.watch.remember = true;
+    config.watch.state_dir = Some(state.to_path_buf());
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    (game, bot, dir)
+}
+
+#[test]
+fn a_game_played_before_is_played_with_what_was_learnt_of_it_without_learning() {
+    let state = tempfile::tempdir().unwrap();
+    let stored = state.path().join("games/gnome-sudoku-sudoku.toml");
+    let (first, _, _) = solved_remembering(state.path(), |g| g.draws_selection = true);
+    assert!(stored.is_file(), "nothing stored");
+    let (second, _, _) = solved_remembering(state.path(), |g| g.draws_selection = true);
+    // Learning looks at the window after each click and key of its first moves; the
+    // second run looks only at the looks of play.
+    let (first, second) = (first.borrow(), second.borrow());
+    assert!(
+        second.captures * 2 < first.captures,
+        "{} captures, then {}",
+        first.captures,
+        second.captures
+    );
+    assert_eq!(second.digits().len(), empty_cells(&second.givens).len());
+}
+
+#[test]
+fn a_stored_model_the_game_contradicts_is_dropped_and_the_game_learnt_again() {
+    let state = tempfile::tempdir().unwrap();
+    let stored = state.path().join("games/gnome-sudoku-sudoku.toml");
+    solved_remembering(state.path(), |g| g.draws_selection = true);
+    assert!(std::fs::read_to_string(&stored).unwrap().contains("\"click\""));
+    // The same game now takes no clicks: its own cursor, moved with arrow keys, it is.
+    solved_remembering(state.path(), |g| {
+        g.draws_selection = true;
+        g.clicks_ignored = true;
+        g.selected = Some(0);
+    });
+    assert!(std::fs::read_to_string(&stored).unwrap().contains("\"keys\""));
+}

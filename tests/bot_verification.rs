@@ -267,3 +267,74 @@ fn a_solution_the_game_rejects_is_switched_for_another() {
 }
 
 // ---- Pace to the game ----------------------------------------------------------------
+
+/// Plays the simulated game that shows a victory screen with `words` in place of the
+/// grid once solved, its window labelled `label` all along.
+fn play_to_a_victory_screen(
+    words: &str,
+    label: &str,
+) -> (Result<Outcome, BotError>, tempfile::TempDir) {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.victory = Some(words.into());
+        g.label = label.into();
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let result = bot.run_once();
+    assert!(game.borrow().is_solved(), "the game was not solved");
+    (result, dir)
+}
+
+#[test]
+fn a_victory_screen_in_place_of_the_grid_proves_it_solved_in_its_own_words() {
+    let (result, _dir) = play_to_a_victory_screen("You won! Time 02:13  Play again", "");
+    let outcome = result.unwrap();
+    let Outcome::Solved {
+        verified: Verification::Message { from, words },
+        ..
+    } = &outcome
+    else {
+        panic!("not verified by the game's words: {outcome:?}");
+    };
+    assert!(words.contains("You won"), "{words}");
+    assert!(from.contains("no grid"), "{from}");
+}
+
+#[test]
+fn a_screen_without_grid_or_words_is_not_confirmed_and_is_no_verification_failure() {
+    let (result, _dir) = play_to_a_victory_screen("", "");
+    let err = result.unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, BotError::Unconfirmed { .. }), "{msg}");
+    assert!(!msg.contains("verification failed"), "{msg}");
+    assert!(msg.contains("no grid found in the window"), "{msg}");
+    assert!(msg.contains("no words"), "{msg}");
+}
+
+#[test]
+fn a_label_that_said_solved_before_play_proves_nothing_when_the_grid_is_gone() {
+    let (result, _dir) = play_to_a_victory_screen("Puzzles solved: 3", "Puzzles solved: 3");
+    let err = result.unwrap_err();
+    assert!(matches!(err, BotError::Unconfirmed { .. }), "{err}");
+    assert!(err.to_string().contains("Puzzles solved: 3"), "{err}");
+}
+
+#[test]
+fn a_text_field_that_keeps_its_wrong_digit_is_cleared_before_the_digit_is_typed_again() {
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        // Cells are text fields that keep their first character, and the game turned
+        // the tenth digit typed into another.
+        g.text_fields = true;
+        g.tamper_at = Some(10);
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once();
+    assert!(matches!(outcome, Ok(Outcome::Solved { .. })), "{outcome:?}");
+    let g = game.borrow();
+    assert!(g.is_solved(), "{}", g.board);
+    // One digit typed again, after the cell was cleared.
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len() + 1);
+}

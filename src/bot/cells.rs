@@ -146,6 +146,7 @@ pub fn plan_moves(current: &Grid, solution: &Grid, map: &CellMap) -> Vec<Move> {
             cell: i,
             digit: solution.cells()[i],
             at: map.center(i),
+            clear: current.cells()[i] != 0,
         })
         .collect()
 }
@@ -229,6 +230,7 @@ mod tests {
                 cell,
                 digit: 1,
                 at: ScreenPoint { x: 0, y: 0 },
+                clear: false,
             })
             .collect()
     }

@@ -97,6 +97,26 @@ pub fn classify(text: &str) -> GameSays {
     GameSays::Unknown
 }
 
+/// What a window's words read after play say that its words before play did not: a
+/// label that said "solved" all along ("Puzzles solved: 3") proves nothing; only the
+/// words that are new since then count.
+pub fn new_words_say(before: &str, after: &str) -> GameSays {
+    let now = classify(after);
+    if now == GameSays::Unknown || classify(before) != now {
+        return now;
+    }
+    let old: std::collections::HashSet<String> = tokens(before).collect();
+    let new: Vec<String> = tokens(after).filter(|t| !old.contains(t)).collect();
+    classify(&new.join(" "))
+}
+
+/// The words of a text, lower case, without punctuation.
+fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_lowercase)
+}
+
 /// The game's words as the bot quotes them: one line, at most 120 characters.
 pub fn quote(text: &str) -> String {
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -146,6 +166,20 @@ mod tests {
         for text in ["", "Information", "Play again? Quit", "New game"] {
             assert_eq!(classify(text), GameSays::Unknown, "{text}");
         }
+    }
+
+    #[test]
+    fn only_words_new_since_play_began_count() {
+        assert_eq!(new_words_say("", "You won!"), GameSays::Success);
+        assert_eq!(
+            new_words_say("Puzzles solved: 3  New game", "Puzzles solved: 3  New game"),
+            GameSays::Unknown
+        );
+        assert_eq!(
+            new_words_say("Puzzles solved: 3", "Puzzles solved: 4  Congratulations!"),
+            GameSays::Success
+        );
+        assert_eq!(new_words_say("Sudoku", "Game over"), GameSays::Failure);
     }
 
     #[test]

@@ -133,8 +133,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// The digits read once the game is done drawing: a look where the puzzle's own
     /// digits do not all read (a closing popover, a fade) is taken again, for at most
-    /// 300 ms, then means the grid changed; one where moves on trial (`strict`) do not
-    /// show yet, for twice the game's latency. No grid seen: nothing to say.
+    /// 300 ms (or twice the game's latency), then means the grid changed; one where
+    /// moves on trial (`strict`) do not show yet, for twice the game's latency. No grid seen: nothing to say.
     fn settled_look(
         &mut self,
         puzzle: &Grid,
@@ -143,6 +143,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     ) -> Result<Result<[u8; 81], Look>, BotError> {
         let start = Instant::now();
         let strict_wait = Duration::from_millis((2 * self.model.latency).max(40));
+        // A slow game redraws late: its own digits get as long to read again.
+        let changed_wait = Duration::from_millis((2 * self.model.latency).max(300));
         loop {
             let Some(read) = self.read_grid_now()? else {
                 return Ok(Err(Look::AsTyped));
@@ -163,7 +165,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 debug!("mid-play look took {} ms", start.elapsed().as_millis());
                 return Ok(Ok(read));
             }
-            if start.elapsed() >= Duration::from_millis(300) {
+            if !changed.is_empty() && start.elapsed() >= changed_wait {
                 return Ok(Err(Look::Changed(format!(
                     "the game's digits at {} no longer read as before (something covers or changed the grid); looking again",
                     cell_names(&changed)
@@ -199,9 +201,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         // A trial that fails goes back to the pauses before it instead.
         if no_trial && (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
-            info!(
-                "{wrong_now} digits in the wrong cell and {lost_now} lost since the last look: slowing down to {} ms after a click, {} ms after a key",
-                self.pace.after_click, self.pace.after_key
+            self.suppose(
+                super::beliefs::Claim::LosesMoves,
+                format!(
+                    "{wrong_now} digits in the wrong cell and {lost_now} lost since the last look; {} ms after a click, {} ms after a key for now",
+                    self.pace.after_click, self.pace.after_key
+                ),
             );
         }
     }

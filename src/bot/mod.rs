@@ -34,6 +34,7 @@ use crate::screen::{Screen, ScreenError, ScreenRect, WindowView};
 use crate::vision::{ReadError, Reader, Reading};
 
 mod area;
+mod beliefs;
 mod caret;
 mod cells;
 mod debug_pictures;
@@ -41,6 +42,7 @@ mod evidence;
 mod fingerprint;
 mod learn;
 mod look;
+mod memory;
 mod pace;
 mod play;
 mod puzzle;
@@ -105,6 +107,9 @@ pub(crate) struct Move {
     pub digit: u8,
     /// The cell's centre on the screen (where the click goes).
     pub at: ScreenPoint,
+    /// The cell shows another digit now: it is cleared before the digit is typed (a
+    /// text field keeps its first character when typed over).
+    pub clear: bool,
 }
 
 impl std::fmt::Display for Move {
@@ -171,8 +176,6 @@ pub enum BotError {
     Timeout { seconds: f64, last: String },
     #[error("verification failed: {} still do not hold the solution after {rounds} rounds of re-entering them", cell_names(.cells))]
     NotVerified { cells: Vec<usize>, rounds: u32 },
-    #[error("verification failed: {0}")]
-    Unverifiable(String),
     #[error("the game says the grid is wrong: {words} ({from})")]
     GameSaysWrong { words: String, from: String },
     #[error("entered all digits; the game's response could not be confirmed: {response}{}", picture_suffix(.picture))]
@@ -252,6 +255,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     focus_box: Option<crate::vision::Rect>,
     /// The last few places the bot put the pointer, newest last.
     pointer_trail: std::collections::VecDeque<ScreenPoint>,
+    /// The window as it was before the puzzle's first move (its words are compared
+    /// with the window's when the grid is gone after the last).
+    before_play: Option<DynamicImage>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -287,6 +293,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             playing: None,
             focus_box: None,
             pointer_trail: Default::default(),
+            before_play: None,
         }
     }
 
@@ -310,17 +317,36 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         self.last_input
     }
 
-    /// Plays one puzzle: waits for a playable grid (at most `watch.once_timeout`), plays
-    /// it, verifies it.
+    /// The pauses in use after a click and after a key (ms).
+    pub fn pace(&self) -> (u64, u64) {
+        (self.pace.after_click, self.pace.after_key)
+    }
+
+    /// The hypotheses about the game's pace held now, as `-v` says them.
+    pub fn hypotheses(&self) -> Vec<String> {
+        let held = self.model.beliefs.held();
+        held.iter().map(|b| b.claim.to_string()).collect()
+    }
+
+    /// Plays one puzzle: waits for a playable grid (at most `watch.once_timeout`, counted
+    /// again after each pause in play), plays it, verifies it.
     pub fn run_once(&mut self) -> Result<Outcome, BotError> {
-        let start = Instant::now();
+        let mut start = Instant::now();
+        let mut restarts = 0;
         let timeout = Duration::from_millis(self.config.watch.once_timeout);
         let mut failed_captures = 0;
         loop {
             if self.stopped() {
                 return Ok(Outcome::Stopped);
             }
+            let sent_before = self.last_input;
             let step = self.step();
+            // Time spent playing (then paused) is not time waiting for a puzzle, a few
+            // times over.
+            if self.last_input != sent_before && restarts < 5 {
+                restarts += 1;
+                start = Instant::now();
+            }
             if let Err(e @ BotError::Screen(ScreenError::Capture { .. })) = &step {
                 // A capture can fail while the window is being redrawn: look again, at
                 // most three times in a row.
@@ -385,7 +411,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     e @ (BotError::Refused { .. }
                     | BotError::FocusLost(_)
                     | BotError::NotVerified { .. }
-                    | BotError::Unverifiable(_)
                     | BotError::GameSaysWrong { .. }
                     | BotError::Unconfirmed { .. }),
                 ) => {

@@ -68,21 +68,27 @@ const MIN_AFTER_KEY: u64 = 1;
 pub const TRIAL_MOVES: usize = 8;
 
 impl Pace {
-    /// The next pace to try: `after_click` and `after_key` halved (down to 5 ms and
-    /// 1 ms), each only while it is still at or below its configured value. A pause the
-    /// game showed it needs (learning made it longer) is not shortened. `None` when
-    /// nothing is left to shorten.
-    pub fn shorter(&self, configured: &Delays) -> Option<Pace> {
-        let halve = |now: u64, configured: u64, floor: u64| {
-            if now <= configured {
-                (now / 2).max(floor).min(now)
-            } else {
-                now
-            }
+    /// The next pace to try. Pauses that learning made longer than configured go back
+    /// to their configured length first (the hypotheses that made them longer are put
+    /// to the test, see beliefs.rs). Else, when `halve` (`[delays] shorten`),
+    /// `after_click` and `after_key` are halved (down to 5 ms and 1 ms). `None` when
+    /// nothing is left to try.
+    pub fn shorter(&self, configured: &Delays, halve: bool) -> Option<Pace> {
+        let back = Pace {
+            after_click: self.after_click.min(configured.after_click),
+            after_key: self.after_key.min(configured.after_key),
+            after_arrow: self.after_arrow.min(configured.after_arrow),
+            ..self.clone()
         };
+        if back != *self {
+            return Some(back);
+        }
+        if !halve {
+            return None;
+        }
         let next = Pace {
-            after_click: halve(self.after_click, configured.after_click, MIN_AFTER_CLICK),
-            after_key: halve(self.after_key, configured.after_key, MIN_AFTER_KEY),
+            after_click: (self.after_click / 2).max(MIN_AFTER_CLICK).min(self.after_click),
+            after_key: (self.after_key / 2).max(MIN_AFTER_KEY).min(self.after_key),
             ..self.clone()
         };
         (next != *self).then_some(next)
@@ -124,22 +130,31 @@ mod tests {
     }
 
     #[test]
-    fn shorter_pauses_halve_down_to_five_and_one_ms_but_never_what_the_game_needs() {
+    fn shorter_pauses_halve_down_to_five_and_one_ms() {
         let configured = Delays::default();
         let mut pace = Pace::new(&configured);
         let mut tried = Vec::new();
-        while let Some(next) = pace.shorter(&configured) {
+        while let Some(next) = pace.shorter(&configured, true) {
             tried.push((next.after_click, next.after_key));
             pace = next;
         }
         assert_eq!(tried, [(5, 1)]);
-        // Learning found the game takes the focus late: that pause stays.
+        assert_eq!(Pace::new(&configured).shorter(&configured, false), None);
+    }
+
+    #[test]
+    fn pauses_learnt_longer_are_tried_at_their_configured_length_first() {
+        let configured = Delays::default();
         let mut pace = Pace::new(&configured);
         pace.after_click = 85;
-        let next = pace.shorter(&configured).unwrap();
-        assert_eq!((next.after_click, next.after_key), (85, 1));
-        pace.after_key = 300;
-        assert_eq!(pace.shorter(&configured), None);
+        pace.after_key = 1000;
+        for halve in [false, true] {
+            let next = pace.shorter(&configured, halve).unwrap();
+            assert_eq!(
+                (next.after_click, next.after_key),
+                (configured.after_click, configured.after_key)
+            );
+        }
     }
 
     #[test]

@@ -38,13 +38,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.model.palette_checked = true;
             info!("not learning the game: captures in this session come a frame or more late; a click selects a cell, a key enters its digit ([input] method changes it)");
         }
+        if !lagging {
+            self.recall(&start.window);
+        }
         // From here on the pointer is the bot's: where it is now, then where each click
         // leaves it.
         let mut round = Round::new(moves, puzzle, self.input.pointer()?);
-        // A trial of shorter pauses cut short by a pause in play starts again.
+        // A trial of shorter pauses cut short by a pause in play is over: the pauses
+        // that held are kept (trying again after every pause never ends on a game
+        // whose looks pause play).
         if let Trial::Trying { good, .. } = &self.model.trial {
             self.pace = good.clone();
-            self.model.trial = Trial::NotYet;
+            self.model.trial = Trial::Done;
         }
         while round.index < round.queue.len() {
             let pinned = self
@@ -73,7 +78,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Goes::Again => continue,
                 Goes::Stop(played) => return Ok(played),
             }
-            if lagging && self.model.arrows == Arrows::Untried && self.model.method.is_none() {
+            if lagging
+                && self.config.input.try_arrows
+                && self.model.arrows == Arrows::Untried
+                && self.model.method.is_none()
+            {
                 match self.arrows_on_a_lagging_screen(&mut round, m, start, map)? {
                     Goes::On => {}
                     Goes::Again => continue,
@@ -179,7 +188,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             &trying,
         )?;
         round.last_look = Some(Instant::now());
-        if !trying.is_empty() {
+        if let Look::Retype(cells) = &look {
+            self.forget_recalled(&format!(
+                "{} did not show the digit typed",
+                cell_names(cells)
+            ));
+        }
+        if !trying.is_empty() || trial_due {
             self.judge_trial(&look, &trying);
         }
         match look {
@@ -188,13 +203,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 // Each cell once in the middle of play: what still does not
                 // take is verification's to see.
                 cells.retain(|c| round.retyped.insert(*c));
+                if cells.is_empty() {
+                    return Ok(Goes::On);
+                }
                 // Re-enter them next, before the grid is full and the game
                 // judges it.
                 let again: Vec<Move> = round
                     .typed
                     .iter()
                     .filter(|t| cells.contains(&t.cell))
-                    .copied()
+                    .map(|&t| Move { clear: true, ..t })
                     .collect();
                 round.typed.retain(|t| !cells.contains(&t.cell));
                 let at = round.index - 1;
@@ -250,6 +268,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Some(stop));
             }
         }
+        if m.clear {
+            if let Some(stop) = self.clear_cell(start, map)? {
+                return Ok(Some(stop));
+            }
+        }
         match pad {
             Some(at) => {
                 self.input.click(at)?;
@@ -269,6 +292,21 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         round.note_typed(m);
         self.last_input = round.last_key;
         self.pause(delays.after_key);
+        Ok(None)
+    }
+
+    /// Clears the selected cell before a digit is typed over another: Backspace, then
+    /// Delete (a text field's caret may be before or after its character), each after
+    /// the focus check. `Some` when play must stop instead.
+    fn clear_cell(&mut self, start: &WindowView, map: &CellMap) -> Result<Option<Played>, BotError> {
+        for key in [Key::Backspace, Key::Delete] {
+            if let Some(stop) = self.focus_lost(start, map)? {
+                return Ok(Some(stop));
+            }
+            self.input.key(key)?;
+            self.last_input = Some(Instant::now());
+            self.pause(self.pace.after_arrow);
+        }
         Ok(None)
     }
 

@@ -335,6 +335,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             return Ok(Step::Wait(why));
         }
         let before: HashSet<u32> = look.view.above.iter().map(|w| w.id).collect();
+        if self.playing.is_some_and(|(p, _, _)| p == now) || self.before_play.is_none() {
+            self.before_play = Some(DynamicImage::ImageRgba8(look.picture.clone()));
+        }
         match self.play(&moves, &puzzle, &look.view, &map)? {
             Played::All => {}
             Played::Paused(reason) => {
@@ -350,6 +353,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             Played::Stopped => return Ok(Step::Done(Outcome::Stopped)),
         }
         let verified = self.verify(&puzzle, &mut solution, several, &look.view, map, &before);
+        if matches!(verified, Ok(Some(_))) {
+            self.remember();
+        }
         // Whatever came of it, this puzzle had its turn: the watch plays the next one.
         self.playing = None;
         self.finished = Some((puzzle, solution));

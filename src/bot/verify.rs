@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::evidence::{classify, quote, GameSays};
+use super::evidence::{classify, new_words_say, quote, GameSays};
 use super::*;
 use crate::screen::WindowInfo;
 use crate::solver::{self, Solution};
@@ -35,6 +35,13 @@ struct Verifying {
     message: Option<Message>,
     tried: Vec<Grid>,
     map: CellMap,
+    /// The words of the whole window before play (read once, when first needed).
+    words_before: Option<String>,
+    /// The fingerprint of the last picture whose words were read whole.
+    window_seen: Option<u64>,
+    /// The window's own words after play, when the grid was gone or covered: what
+    /// the error names when nothing proves the puzzle solved.
+    window_words: Option<Message>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -60,13 +67,23 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             message: None,
             tried: vec![*solution],
             map,
+            words_before: None,
+            window_seen: None,
+            window_words: None,
         };
         let mut entered_rounds = 0;
         // A game whose answers to the first moves were seen (learning) gets a first look
         // as soon as it drew them then: a grid that reads as the solution needs no
         // further wait. What that look does not see solved is left to the looks
         // `settle` apart, before anything is entered again.
-        let settle = self.config.delays.settle.max(1);
+        // A slow game draws the last digits late: no look comes sooner than twice the
+        // longest it took to answer an input.
+        let settle = self
+            .config
+            .delays
+            .settle
+            .max(1)
+            .max(2 * self.model.latency);
         let quick = (self.model.latency > 0 && !self.screen.captures_lag())
             .then(|| (2 * self.model.latency).max(20).min(settle));
         for round in 0..=rounds + 3 {
@@ -83,6 +100,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Some(said));
             }
             let Some((reading, picture, region)) = self.verification_look(&mut v, &view)? else {
+                if let Some(said) = self.window_words_say(&mut v)? {
+                    return Ok(Some(said));
+                }
                 continue;
             };
             // Digits that were there before playing must still read: if they do not,
@@ -110,6 +130,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 v.last_problem =
                     format!("{gone} digits that were there before playing no longer read");
+                if let Some(said) = self.window_words_say(&mut v)? {
+                    return Ok(Some(said));
+                }
                 continue;
             }
             v.map = CellMap::new(&reading, view.window.rect, region, &self.config);
@@ -209,6 +232,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             Err(ReadError::Doubtful { reading, .. }) => *reading,
             Err(ReadError::NoGrid) => {
                 v.last_problem = "no grid found in the window".into();
+                // The last look is what counts: cells read wrong before are no proof
+                // of anything once the grid is gone.
+                v.wrong.clear();
                 return Ok(None);
             }
             Err(ReadError::Engine(e)) => return Err(BotError::Reader(e)),
@@ -276,9 +302,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if pace::too_fast(reading.grid.cells(), puzzle.cells(), solution.cells())
             && self.pace.slower()
         {
-            info!(
-                "the game lost moves or took digits into the wrong cell: slowing down to {} ms after a click, {} ms after a key",
-                self.pace.after_click, self.pace.after_key
+            self.suppose(
+                super::beliefs::Claim::LosesMoves,
+                format!(
+                    "after play the grid read {} cells lost or in the wrong place; {} ms after a click, {} ms after a key for now",
+                    v.wrong.len(),
+                    self.pace.after_click,
+                    self.pace.after_key
+                ),
             );
         }
         info!(
@@ -305,17 +336,90 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// Why verification failed after its rounds: the game's last words, else the
-    /// cells that still do not hold the solution, else the last problem seen.
+    /// cells that read different from the solution ("verification failed"), else what
+    /// was seen instead of the grid and the window's words then ("could not be
+    /// confirmed").
     fn not_verified(&self, v: Verifying, rounds: u32) -> BotError {
         if let Some(m) = &v.message {
             return self.message_error(m);
         }
-        if v.wrong.is_empty() {
-            BotError::Unverifiable(v.last_problem)
-        } else {
-            BotError::NotVerified {
+        if !v.wrong.is_empty() {
+            return BotError::NotVerified {
                 cells: v.wrong,
                 rounds,
+            };
+        }
+        let Some(m) = &v.window_words else {
+            return BotError::Unconfirmed {
+                response: v.last_problem,
+                picture: None,
+            };
+        };
+        let picture = self.save_debug_picture(
+            &m.picture,
+            None,
+            &[],
+            fingerprint(&m.picture.to_rgba8(), None),
+        );
+        let words = if m.words.trim().is_empty() {
+            "no words".to_string()
+        } else {
+            quote(&m.words)
+        };
+        BotError::Unconfirmed {
+            response: format!("{}, and {} says {words}", v.last_problem, m.from),
+            picture,
+        }
+    }
+
+    /// When the grid is gone from the window or covered after the last digit, the
+    /// window's own words, read whole, decide: words of success that were not there
+    /// before play prove it solved, words of failure are the error; others are kept for
+    /// the error that names what was seen. A picture whose words were read is not read
+    /// again.
+    fn window_words_say(&mut self, v: &mut Verifying) -> Result<Option<Verification>, BotError> {
+        let capture = self.screen.capture()?;
+        let (capture, _) = self.crop_to_region(capture);
+        let seen = fingerprint(&capture, None);
+        if v.window_seen == Some(seen) {
+            return Ok(None);
+        }
+        v.window_seen = Some(seen);
+        let picture = DynamicImage::ImageRgba8(capture);
+        let words = self.words(&picture)?;
+        let before = match v.words_before.clone() {
+            Some(before) => before,
+            None => {
+                let before = match self.before_play.clone() {
+                    Some(p) => self.words(&p)?,
+                    None => String::new(),
+                };
+                v.words_before = Some(before.clone());
+                before
+            }
+        };
+        let verdict = new_words_say(&before, &words);
+        let m = Message {
+            from: "the window's text".into(),
+            words,
+            verdict,
+            over_grid: true,
+            picture,
+        };
+        info!(
+            "{}; the window's text reads {} ({verdict:?})",
+            v.last_problem,
+            quote(&m.words)
+        );
+        match verdict {
+            GameSays::Success => Ok(Some(Verification::Message {
+                from: format!("the window's text; {}", v.last_problem),
+                words: m.words,
+            })),
+            GameSays::Failure => Err(self.message_error(&m)),
+            GameSays::Unknown => {
+                v.window_words = Some(m);
+                Ok(None)
             }
         }
     }

@@ -144,6 +144,9 @@ pub struct InputConfig {
     pub method: Option<InputMethod>,
     /// Centres of the pad buttons 1 to 9, window pixels `[x, y]` (method "pad").
     pub pad: Option<[[f32; 2]; 9]>,
+    /// Whether arrow keys may be tried in place of clicks that work (faster where the
+    /// game takes them; a game may also take any such key for "back to the menu").
+    pub try_arrows: bool,
 }
 
 /// `[input]` as written in the file.
@@ -152,6 +155,7 @@ pub struct InputConfig {
 struct InputFile {
     method: Option<InputMethod>,
     pad: Option<Vec<[f32; 2]>>,
+    try_arrows: bool,
 }
 
 impl TryFrom<InputFile> for InputConfig {
@@ -174,6 +178,7 @@ impl TryFrom<InputFile> for InputConfig {
         Ok(InputConfig {
             method: file.method,
             pad,
+            try_arrows: file.try_arrows,
         })
     }
 }
@@ -236,6 +241,10 @@ pub struct WatchConfig {
     /// How many of those pictures to keep: the oldest go first. The same picture
     /// (same fingerprint) is never saved twice.
     pub debug_keep: usize,
+    /// Whether what was learnt of each game is stored, and used the next time.
+    pub remember: bool,
+    /// Where it is stored (default: the XDG state directory, `sudoku-bot/games`).
+    pub state_dir: Option<PathBuf>,
 }
 
 impl Default for WatchConfig {
@@ -246,6 +255,8 @@ impl Default for WatchConfig {
             verify_rounds: 3,
             debug_dir: None,
             debug_keep: 20,
+            remember: true,
+            state_dir: None,
         }
     }
 }

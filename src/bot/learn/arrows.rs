@@ -5,12 +5,15 @@
 use super::*;
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
-    /// Whether the next move is worth playing with arrow keys on trial: the game is
+    /// Whether the next move is worth playing with arrow keys on trial: `[input]
+    /// try_arrows` allows it (an arrow key may send a game back to its menu, and a
+    /// click that works is not given up for keys never seen harmless), the game is
     /// clicked by default, shows the cell a click selects, and the last move (to
     /// `selected`, another cell than `cell`) went in as expected, or went in with its
     /// selection drawn late (arrows then spare the probe of a late focus).
     pub(super) fn arrows_worth_a_try(&self, cell: usize, selected: Option<usize>) -> bool {
-        self.model.arrows == Arrows::Untried
+        self.config.input.try_arrows
+            && self.model.arrows == Arrows::Untried
             && self.model.method.is_none()
             && self.model.shows_selection == Some(true)
             && (self.model.confirmed >= 1 || self.model.focus_gap.is_some())

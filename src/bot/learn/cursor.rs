@@ -13,7 +13,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         start: &WindowView,
     ) -> Result<Option<usize>, BotError> {
         for key in [Key::Right, Key::Left] {
-            if let Some(cursor) = self.cursor_after(key, CURSOR_LOOK_MS, map, origin, start)? {
+            if let Some(cursor) = self.cursor_after(key, CURSOR_LOOK_MS.max(self.first_wait()), map, origin, start)? {
                 return Ok(Some(cursor));
             }
         }
@@ -43,6 +43,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             let changed = self.changed_cells(before, map, origin)?;
             if let [a, b] = changed[..] {
                 if a / 9 == b / 9 {
+                    self.model.answered = true;
                     // Right moves to the right-hand cell, unless it wrapped round.
                     let wrapped = b - a > 1;
                     return Ok(Some(match (key, wrapped) {

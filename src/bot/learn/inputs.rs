@@ -36,6 +36,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 let now = self.cell_looks(map, origin)?[m.cell];
                 if looks_differ(&before, &now) {
                     self.model.shows_selection = Some(true);
+                    self.model.answered = true;
                     return Ok(Clicked {
                         tries,
                         at,
@@ -54,7 +55,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 });
             }
             debug!("the click on {} changed nothing; again", cell_name(m.cell));
-            wait *= 2;
+            wait = Self::longer(wait);
         }
         Ok(Clicked {
             tries: TRIES,
@@ -88,11 +89,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         } else {
             TRIES
         };
+        // When the first try went: a slow game may draw its digit during a later try's
+        // look, and how long it took counts from there.
+        let mut first_sent = None;
         for tries in 1..=tries_max {
             if let Some(stop) = self.send_digit(m, left_pointer_at, start, map, origin)? {
                 return Ok(KeyEffect::Stop(stop));
             }
-            if let Some(effect) = self.watch_digit(m, tries, expect, before, map, origin, wait)? {
+            let since = *first_sent.get_or_insert(self.last_input.unwrap_or_else(Instant::now));
+            let watch = Watch { tries, wait, since };
+            if let Some(effect) = self.watch_digit(m, watch, expect, before, map, origin)? {
                 return Ok(effect);
             }
             debug!(
@@ -120,7 +126,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     continue;
                 }
             }
-            wait *= 2;
+            wait = Self::longer(wait);
         }
         Ok(KeyEffect::Nothing)
     }
@@ -157,17 +163,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Watches where the digit just sent (try `tries`) lands, for `wait` ms, or longer
     /// while its cell is being drawn: in its cell, or in another. `None` when nothing
     /// showed.
-    #[allow(clippy::too_many_arguments)]
     fn watch_digit(
         &mut self,
         m: Move,
-        tries: u32,
+        watch: Watch,
         expect: &[u8; 81],
         before: &[Look; 81],
         map: &CellMap,
         origin: (i32, i32),
-        wait: u64,
     ) -> Result<Option<KeyEffect>, BotError> {
+        let Watch { tries, wait, since } = watch;
         let at = self.last_input.unwrap_or_else(Instant::now);
         let mut drawing = false;
         let mut drawn_after = None;
@@ -183,11 +188,20 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Some(KeyEffect::Entered { tries, drawn_after }));
             }
             if !drawing && at.elapsed() >= Duration::from_millis(wait) {
+                // Nothing changed: the cell may have shown the digit before the key
+                // (the click entered it, as a number palette does).
+                if let Some(read) = self.read_grid_now()? {
+                    if read[m.cell] == m.digit && expect[m.cell] != m.digit {
+                        self.palette_seen(m, m.digit);
+                        return Ok(Some(KeyEffect::Entered { tries, drawn_after }));
+                    }
+                }
                 return Ok(None);
             }
             let changed = self.changed_cells(before, map, origin)?;
+            self.model.answered |= !changed.is_empty();
             if changed.contains(&m.cell) {
-                drawn_after.get_or_insert(at.elapsed().as_millis() as u64);
+                drawn_after.get_or_insert(since.elapsed().as_millis() as u64);
             }
             if !changed.is_empty() {
                 if let Some(read) = self.read_grid_now()? {
@@ -233,6 +247,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         warn!("could not put {} back as it was", cell_name(w));
         Ok(())
     }
+}
+
+/// A digit key's look: which try it is, how long it waits, and when the first try
+/// went.
+#[derive(Clone, Copy)]
+struct Watch {
+    tries: u32,
+    wait: u64,
+    since: Instant,
 }
 
 /// What a click did.

@@ -2,6 +2,7 @@
 //! a focus that comes late, a cursor that clicks do not move, a number pad.
 
 use super::*;
+use crate::bot::beliefs::Claim;
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// How arrow keys on trial fared, from where the digit typed after them went:
@@ -145,9 +146,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             as_expected = false;
             let took = key.at.elapsed().as_millis() as u64;
             self.pace.after_click = self.pace.after_click.max(took.min(self.pace.slowest));
-            info!(
-                "learnt: the game ignores a key that comes soon after a click; {} ms after a click from now on",
-                self.pace.after_click
+            self.suppose(
+                Claim::IgnoresKeySoonAfterClick,
+                format!(
+                    "a digit key took {tries} tries, {took} ms after the click; {} ms after a click for now",
+                    self.pace.after_click
+                ),
             );
         }
         as_expected
@@ -161,6 +165,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let late = selection.before_click == Some(w) || self.model.shows_selection == Some(true);
         if late && self.model.method != Some(InputMethod::Keys) {
             self.pace.slower();
+            self.suppose(
+                Claim::TakesFocusLate,
+                format!(
+                    "the digit for {} went to {}; {} ms after a click for now",
+                    cell_name(m.cell),
+                    cell_name(w),
+                    self.pace.after_click
+                ),
+            );
             info!(
                 "learnt: the game takes the focus late (the digit for {} went to {}); {} ms after a click from now on",
                 cell_name(m.cell),

@@ -37,7 +37,7 @@ use looks::{looks_differ, Look};
 use moves::{KeySent, Observing, Selection, Then};
 
 /// Moves in a row that must go as expected before the bot stops looking after each.
-const CONFIRM_MOVES: u32 = 2;
+pub(super) const CONFIRM_MOVES: u32 = 2;
 /// How long the first look after an input waits for its effect (long enough for a game
 /// that draws a few frames late on a loaded machine); each new try doubles it.
 const FIRST_WAIT_MS: u64 = 120;
@@ -50,6 +50,10 @@ const ARROW_LOOK_MS: u64 = 300;
 /// How long each arrow key gets to show the game's cursor moving, when digit keys
 /// showed nothing.
 const CURSOR_LOOK_MS: u64 = 300;
+/// The first look's wait until the game has answered any input.
+const UNANSWERED_WAIT_MS: u64 = 1000;
+/// No look after an input waits longer than this.
+const LONGEST_WAIT_MS: u64 = 3000;
 /// Tries of a digit key after a click that showed no selection.
 const TRIES_UNSELECTED: u32 = 2;
 
@@ -87,6 +91,16 @@ pub(super) struct Model {
     pub trial: pace::Trial,
     /// Whether arrow keys were tried in place of clicks, and how that went.
     pub arrows: Arrows,
+    /// Whether the game was seen to answer any input (a selection, a digit drawn).
+    pub answered: bool,
+    /// Where this game's model is stored (once the game's identity was looked up).
+    pub memory: Option<PathBuf>,
+    /// Whether the model in use came from there (not learnt in this run).
+    pub recalled: bool,
+    /// Whether the store was looked at for this game.
+    pub memory_checked: bool,
+    /// The hypotheses about the game's pace, with what was seen for them.
+    pub beliefs: super::beliefs::Beliefs,
 }
 
 /// Arrow keys in place of clicks. A game that shows its selection and takes digit keys
@@ -144,8 +158,21 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// How long the first look after an input waits before calling it lost: longer on
     /// a screen that shows the game's answers late (a compositor's stream).
+    /// Until the game has answered any input, the look is long: a slow game on a busy
+    /// machine may take a second to draw a click's or a key's effect, and "nothing
+    /// changed" is said only after a look at least that long (a look ends as soon as
+    /// the effect shows, so a quick game loses nothing).
     fn first_wait(&self) -> u64 {
-        FIRST_WAIT_MS.max(2 * self.model.latency)
+        if !self.model.answered {
+            return UNANSWERED_WAIT_MS;
+        }
+        FIRST_WAIT_MS.max(2 * self.model.latency).min(LONGEST_WAIT_MS)
+    }
+
+    /// The next look's wait after one that saw nothing: twice as long, up to
+    /// `LONGEST_WAIT_MS`.
+    fn longer(wait: u64) -> u64 {
+        (wait * 2).min(LONGEST_WAIT_MS).max(wait)
     }
 }
 

@@ -3,6 +3,7 @@
 //! (see lessons.rs).
 
 use super::*;
+use crate::bot::beliefs::Claim;
 
 /// One move played in observed steps: the move, the puzzle's givens, the grid
 /// expected before it, the window as it was when play began and where its cells are,
@@ -236,7 +237,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // The key waits for the pace, or for the selection to show, whichever
         // is later; in the probe, for the pace alone.
         if let (Some(shown), false) = (clicked.shown_after, probing) {
-            self.model.latency = self.model.latency.max(shown.min(FIRST_WAIT_MS));
+            self.model.latency = self.model.latency.max(shown.min(LONGEST_WAIT_MS / 2));
             self.pause(self.pace.after_click.saturating_sub(shown));
         } else {
             self.pause(self.pace.after_click);
@@ -279,11 +280,28 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if let Some(t) = last_key {
             let took = clicked.at.duration_since(t).as_millis() as u64;
             self.pace.after_key = self.pace.after_key.max(took.min(self.pace.slowest));
-            info!(
-                "learnt: the game ignores a click that comes soon after a key; {} ms after a key from now on",
-                self.pace.after_key
+            self.suppose(
+                Claim::IgnoresClickSoonAfterKey,
+                format!(
+                    "a click took {} tries, {took} ms after the key; {} ms after a key for now",
+                    clicked.tries,
+                    self.pace.after_key
+                ),
             );
         }
+    }
+
+    /// A click on the empty cell of `m` showed `digit` before any key: a number
+    /// palette, unless the method is known. The rest is played with arrow keys.
+    pub(super) fn palette_seen(&mut self, m: Move, digit: u8) {
+        if self.model.method.is_some() {
+            return;
+        }
+        info!(
+            "learnt: a click on an empty cell enters a digit by itself ({digit} at {}); playing with arrow keys from here",
+            cell_name(m.cell)
+        );
+        self.model.method = Some(InputMethod::Keys);
     }
 
     /// Whether the first click on an empty cell entered a digit by itself (a number
@@ -291,12 +309,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     pub(super) fn check_palette(&mut self, mv: &Observing) -> Result<(), BotError> {
         if let Some(read) = self.read_grid_now()? {
             if mv.expect[mv.m.cell] == 0 && read[mv.m.cell] != 0 {
-                info!(
-                    "learnt: a click on an empty cell enters a digit by itself ({} at {}); playing with arrow keys from here",
-                    read[mv.m.cell],
-                    cell_name(mv.m.cell)
-                );
-                self.model.method = Some(InputMethod::Keys);
+                self.palette_seen(mv.m, read[mv.m.cell]);
             }
         }
         Ok(())
@@ -332,9 +345,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         let pause = (gap * 3 / 2 + 10).min(self.pace.slowest);
         self.pace.after_click = self.pace.after_click.max(pause);
-        info!(
-            "learnt: the game takes the focus {gap} ms after a click (a key sooner went to the cell selected before); {} ms after a click from now on",
-            self.pace.after_click
+        self.suppose(
+            Claim::TakesFocusLate,
+            format!(
+                "a key {gap} ms after a click went to the cell selected before; {} ms after a click for now",
+                self.pace.after_click
+            ),
         );
         // Typed again by the caller, now that the focus is on the cell.
         *selected = Some(m.cell);

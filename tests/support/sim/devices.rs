@@ -56,6 +56,7 @@ impl Screen for SimScreen {
             });
         }
         g.captures += 1;
+        g.take_due();
         // A bot that goes on looking long after its stop flag was set would watch for
         // ever: fail the test instead of hanging it.
         if let Some((_, stop)) = &g.stop_after {
@@ -98,7 +99,11 @@ impl GridReader for SimReader {
         _debug: Option<&Path>,
     ) -> Result<Reading, ReadError> {
         let mut g = self.0.borrow_mut();
+        g.take_due();
         g.reads += 1;
+        if g.shows_victory() || g.in_menu {
+            return Err(ReadError::NoGrid);
+        }
         if g.dim_then_dialog_after.is_some() && g.is_solved() {
             return Ok(g.reading_of(Grid::EMPTY));
         }
@@ -167,10 +172,14 @@ impl GridReader for SimReader {
         self.0.borrow_mut().forgotten.extend_from_slice(cells);
     }
 
-    /// The dialog's words when a dialog of the game's is up, else the banner's.
-    fn read_words(&mut self, _picture: &DynamicImage) -> Result<String, ReadError> {
+    /// The dialog's words when a dialog of the game's is up, else the banner's; in a
+    /// picture of the victory screen, its words; else the window's label.
+    fn read_words(&mut self, picture: &DynamicImage) -> Result<String, ReadError> {
         let mut g = self.0.borrow_mut();
         g.word_reads += 1;
+        if picture.width() > 1 && picture.to_rgba8().get_pixel(0, 0) == &VICTORY {
+            return Ok(g.victory.clone().unwrap_or_default());
+        }
         let area = g.last_area.take();
         if let Some((w, _)) = g.above.iter().find(|(w, _)| Some(w.rect) == area) {
             return Ok(match w.title.as_str() {
@@ -179,7 +188,7 @@ impl GridReader for SimReader {
                 _ => g.dialog_words.clone(),
             });
         }
-        Ok(g.banner.clone().unwrap_or_default())
+        Ok(g.banner.clone().unwrap_or_else(|| g.label.clone()))
     }
 }
 
@@ -209,29 +218,14 @@ impl Input for SimInput {
         if g.user_clicks_after == Some(clicks) {
             g.user_input = Some("a mouse button (1) was pressed".into());
         }
-        if g.clicks_ignored {
+        if g.busy_at_clicks.contains(&clicks) {
             return Ok(());
         }
-        if let Some(pad) = g.pad.clone() {
-            let (wx, wy) = (g.window.x as f32, g.window.y as f32);
-            if let Some(d) = pad.iter().position(|[px, py]| {
-                (wx + px - at.x as f32).abs() < 3.0 && (wy + py - at.y as f32).abs() < 3.0
-            }) {
-                type_digit(&mut g, d as u8 + 1);
-                return Ok(());
-            }
+        if g.latency.is_some() {
+            g.pending.push((std::time::Instant::now(), Event::Click(at)));
+            return Ok(());
         }
-        let cell = g.cell_at(at);
-        if let (Some(d), Some(c)) = (g.palette, cell) {
-            if g.board.cells()[c] == 0 {
-                g.board.set(c / 9, c % 9, d);
-            }
-        }
-        if g.focus_delay.is_some() {
-            g.pending_focus = Some((cell, std::time::Instant::now()));
-        } else {
-            g.selected = cell;
-        }
+        take_click(&mut g, at);
         Ok(())
     }
 
@@ -246,57 +240,11 @@ impl Input for SimInput {
             return Ok(());
         }
         g.events.push(Event::Key(key));
-        if let (Some(delay), Some((cell, at))) = (g.focus_delay, g.pending_focus) {
-            if at.elapsed() >= delay {
-                g.selected = cell;
-                g.pending_focus = None;
-            } else if matches!(key, Key::Digit(_)) {
-                let typed = g.digits_typed;
-                g.misplaced_at.push(typed);
-            }
+        if g.latency.is_some() {
+            g.pending.push((std::time::Instant::now(), Event::Key(key)));
+            return Ok(());
         }
-        let sel = g.selected;
-        let arrow = |g: &Game, step: fn(usize) -> Option<usize>| {
-            if g.arrows_ignored {
-                return sel;
-            }
-            let mut at = step(sel?)?;
-            while g.arrows_skip_givens && g.givens.cells()[at] != 0 {
-                at = step(at)?;
-            }
-            Some(at)
-        };
-        let moved = match key {
-            Key::Up => Some(arrow(&g, |s| s.checked_sub(9))),
-            Key::Down => Some(arrow(&g, |s| (s < 72).then_some(s + 9))),
-            Key::Left => Some(arrow(&g, |s| (s % 9 > 0).then(|| s - 1))),
-            Key::Right => Some(arrow(&g, |s| (s % 9 < 8).then_some(s + 1))),
-            _ => None,
-        };
-        if let (Some(_), Some(dy)) = (moved, g.arrows_scroll) {
-            let (w, h) = g.picture.dimensions();
-            let old = g.picture.clone();
-            g.picture = RgbaImage::from_fn(w, h, |x, y| {
-                *old.get_pixel_checked(x, y + dy)
-                    .unwrap_or(&Rgba([255, 255, 255, 255]))
-            });
-            for c in g.corners.iter_mut() {
-                c.y -= dy as f32;
-            }
-        } else if let Some(to) = moved {
-            // An arrow off the edge (or past the last free cell) stays put.
-            g.selected = to.or(sel);
-        }
-        match key {
-            Key::Digit(d) => type_digit(&mut g, d),
-            Key::Up | Key::Down | Key::Left | Key::Right => {}
-            Key::Delete | Key::Backspace => {
-                if let Some(cell) = sel.filter(|&c| g.givens.cells()[c] == 0) {
-                    g.board.set(cell / 9, cell % 9, 0);
-                }
-            }
-            Key::Escape => {}
-        }
+        take_key(&mut g, key);
         Ok(())
     }
 
@@ -317,6 +265,8 @@ pub(super) fn type_digit(g: &mut Game, d: u8) {
     if let Some(cell) = g.selected {
         if g.lose_first_digit.remove(&cell) {
             // The app missed this one.
+        } else if g.text_fields && g.board.cells()[cell] != 0 {
+            // A full text field takes no more characters.
         } else if g.givens.cells()[cell] == 0 {
             let (r, c) = (cell / 9, cell % 9);
             let d = if g.tamper_at == Some(g.digits_typed + 1) {
@@ -328,4 +278,106 @@ pub(super) fn type_digit(g: &mut Game, d: u8) {
         }
     }
     g.after_digit();
+}
+
+/// What a click the game takes does.
+fn take_click(g: &mut Game, at: ScreenPoint) {
+    if g.clicks_ignored {
+        return;
+    }
+    if let Some(pad) = g.pad.clone() {
+        let (wx, wy) = (g.window.x as f32, g.window.y as f32);
+        if let Some(d) = pad.iter().position(|[px, py]| {
+            (wx + px - at.x as f32).abs() < 3.0 && (wy + py - at.y as f32).abs() < 3.0
+        }) {
+            type_digit(g, d as u8 + 1);
+            return;
+        }
+    }
+    let cell = g.cell_at(at);
+    if let (Some(d), Some(c)) = (g.palette, cell) {
+        if g.board.cells()[c] == 0 {
+            g.board.set(c / 9, c % 9, d);
+        }
+    }
+    if g.focus_delay.is_some() {
+        g.pending_focus = Some((cell, std::time::Instant::now()));
+    } else {
+        g.selected = cell;
+    }
+}
+
+/// What a key the game takes does.
+fn take_key(g: &mut Game, key: Key) {
+    if g.menu_on_arrows && matches!(key, Key::Up | Key::Down | Key::Left | Key::Right) {
+        g.in_menu = true;
+        return;
+    }
+    if let (Some(delay), Some((cell, at))) = (g.focus_delay, g.pending_focus) {
+        if at.elapsed() >= delay {
+            g.selected = cell;
+            g.pending_focus = None;
+        } else if matches!(key, Key::Digit(_)) {
+            let typed = g.digits_typed;
+            g.misplaced_at.push(typed);
+        }
+    }
+    let sel = g.selected;
+    let arrow = |g: &Game, step: fn(usize) -> Option<usize>| {
+        if g.arrows_ignored {
+            return sel;
+        }
+        let mut at = step(sel?)?;
+        while g.arrows_skip_givens && g.givens.cells()[at] != 0 {
+            at = step(at)?;
+        }
+        Some(at)
+    };
+    let moved = match key {
+        Key::Up => Some(arrow(&g, |s| s.checked_sub(9))),
+        Key::Down => Some(arrow(&g, |s| (s < 72).then_some(s + 9))),
+        Key::Left => Some(arrow(&g, |s| (s % 9 > 0).then(|| s - 1))),
+        Key::Right => Some(arrow(&g, |s| (s % 9 < 8).then_some(s + 1))),
+        _ => None,
+    };
+    if let (Some(_), Some(dy)) = (moved, g.arrows_scroll) {
+        let (w, h) = g.picture.dimensions();
+        let old = g.picture.clone();
+        g.picture = RgbaImage::from_fn(w, h, |x, y| {
+            *old.get_pixel_checked(x, y + dy)
+                .unwrap_or(&Rgba([255, 255, 255, 255]))
+        });
+        for c in g.corners.iter_mut() {
+            c.y -= dy as f32;
+        }
+    } else if let Some(to) = moved {
+        // An arrow off the edge (or past the last free cell) stays put.
+        g.selected = to.or(sel);
+    }
+    match key {
+        Key::Digit(d) => type_digit(g, d),
+        Key::Up | Key::Down | Key::Left | Key::Right => {}
+        Key::Delete | Key::Backspace => {
+            if let Some(cell) = sel.filter(|&c| g.givens.cells()[c] == 0) {
+                g.board.set(cell / 9, cell % 9, 0);
+            }
+        }
+        Key::Escape => {}
+    }
+}
+
+impl Game {
+    /// A slow game takes the clicks and keys whose latency has passed.
+    pub(super) fn take_due(&mut self) {
+        let Some(latency) = self.latency else {
+            return;
+        };
+        while self.pending.first().is_some_and(|(at, _)| at.elapsed() >= latency) {
+            match self.pending.remove(0).1 {
+                Event::Click(at) => take_click(self, at),
+                Event::Key(key) => take_key(self, key),
+                Event::Elsewhere(_) => {}
+            }
+        }
+    }
 }

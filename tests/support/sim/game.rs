@@ -50,6 +50,8 @@ impl Game {
             captures: 0,
             dialog_words: "Well done! You completed the puzzle in 1 minute.".into(),
             banner: None,
+            victory: None,
+            label: String::new(),
             area_captures: 0,
             word_reads: 0,
             verdict_window: false,
@@ -69,6 +71,12 @@ impl Game {
             draws_selection: false,
             clicks_ignored: false,
             arrows_ignored: false,
+            menu_on_arrows: false,
+            in_menu: false,
+            text_fields: false,
+            busy_at_clicks: Vec::new(),
+            latency: None,
+            pending: Vec::new(),
             arrows_skip_givens: false,
             arrows_scroll: None,
         }))
@@ -188,6 +196,14 @@ impl Game {
     /// The picture of the window now: the screenshot with a dark mark in every cell the
     /// player filled, so captures change as the bot plays.
     pub(super) fn render(&self) -> RgbaImage {
+        if self.in_menu {
+            let (w, h) = self.picture.dimensions();
+            return RgbaImage::from_pixel(w, h, Rgba([90, 90, 120, 255]));
+        }
+        if self.shows_victory() {
+            let (w, h) = self.picture.dimensions();
+            return RgbaImage::from_pixel(w, h, VICTORY);
+        }
         let mut pic = self.picture.clone();
         let (cw, ch) = self.cell_size();
         // A click's cell is drawn selected once the focus went there.
@@ -307,6 +323,11 @@ impl Game {
         }
         self.open_completion_dialog();
         self.update_verdict_window();
+    }
+
+    /// Whether the victory screen is up in place of the grid.
+    pub fn shows_victory(&self) -> bool {
+        self.victory.is_some() && self.is_solved()
     }
 
     /// Solved by the game's rules: full, no clash, the givens kept, and the game's

@@ -109,6 +109,9 @@ pub enum Event {
     Elsewhere(&'static str),
 }
 
+/// The colour of the simulated game's victory screen (all of it).
+pub const VICTORY: Rgba<u8> = Rgba([250, 240, 200, 255]);
+
 /// The simulated app and everything around it.
 pub struct Game {
     pub picture: RgbaImage,
@@ -172,6 +175,11 @@ pub struct Game {
     pub dialog_words: String,
     /// The words of a banner the game draws over the grid once solved.
     pub banner: Option<String>,
+    /// Once solved, the game shows a victory screen in place of the grid, with these
+    /// words (none: a picture without words).
+    pub victory: Option<String>,
+    /// Words the window shows beside the grid all along (a label, a menu).
+    pub label: String,
     /// Pictures of screen areas taken (for a message's words).
     pub area_captures: usize,
     /// Word readings done.
@@ -211,6 +219,18 @@ pub struct Game {
     pub draws_selection: bool,
     /// Arrow keys do nothing.
     pub arrows_ignored: bool,
+    /// Any arrow key leaves the puzzle for the game's menu (no grid, for good).
+    pub menu_on_arrows: bool,
+    pub in_menu: bool,
+    /// Cells are text fields that keep their first character: a digit typed into a
+    /// cell that shows one changes nothing.
+    pub text_fields: bool,
+    /// The game is busy for these clicks (counted from 1): they do nothing.
+    pub busy_at_clicks: Vec<usize>,
+    /// A slow game: what a click or a key does shows only this long after it.
+    pub latency: Option<std::time::Duration>,
+    /// Clicks and keys sent to a slow game, not yet taken, with when they were sent.
+    pending: Vec<(std::time::Instant, Event)>,
     /// Clicks do nothing (a keyboard-only game: arrow keys move its cursor).
     pub clicks_ignored: bool,
     /// Arrow keys jump over the givens (to the next cell a digit can go in).
@@ -270,6 +290,8 @@ pub fn quick_config(debug_dir: &Path) -> Config {
     c.watch.interval = 1;
     c.watch.once_timeout = 300;
     c.watch.debug_dir = Some(PathBuf::from(debug_dir));
+    // Each test learns its game: nothing stored in the user's state directory.
+    c.watch.remember = false;
     c
 }
 

@@ -1,0 +1,257 @@
+//! Remembering each game: what was learnt of how a game takes digits (the input method,
+//! its number pad, whether it shows a selection, how long it takes to answer, the
+//! pauses it needs), stored per game under the XDG state directory
+//! (`$XDG_STATE_HOME/sudoku-bot/games/KEY.toml`), keyed by the application's identity:
+//! its name and the title up to " - " (what stays while a page's title says how the
+//! game goes). A second run uses it and skips learning; a stored model that the first
+//! look in play contradicts is dropped (the file too) and the game is learnt again.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use tracing::{info, warn};
+
+use super::{learn, pace, Bot, GridReader};
+use crate::config::InputMethod;
+use crate::input::Input;
+use crate::screen::{Screen, WindowInfo};
+
+/// What is stored of a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored {
+    /// "click", "keys" or "pad".
+    pub method: String,
+    /// The number pad's buttons 1 to 9 (window pixels), for "pad".
+    pub pad: Option<Vec<[i32; 2]>>,
+    pub shows_selection: Option<bool>,
+    /// The longest the game took to answer an input (ms).
+    pub latency: u64,
+    pub after_click: u64,
+    pub after_key: u64,
+    /// Whether arrow keys were proven to move the selection (played with them).
+    pub arrows: bool,
+}
+
+impl Stored {
+    pub fn method(&self) -> Option<InputMethod> {
+        match self.method.as_str() {
+            "click" => Some(InputMethod::Click),
+            "keys" => Some(InputMethod::Keys),
+            "pad" => Some(InputMethod::Pad),
+            _ => None,
+        }
+    }
+
+    pub fn method_name(method: InputMethod) -> &'static str {
+        match method {
+            InputMethod::Click => "click",
+            InputMethod::Keys => "keys",
+            InputMethod::Pad => "pad",
+        }
+    }
+
+    /// The pad as the model keeps it: nine buttons, or none.
+    pub fn pad_buttons(&self) -> Option<[(i32, i32); 9]> {
+        let pad = self.pad.as_ref()?;
+        let buttons: Vec<(i32, i32)> = pad.iter().map(|&[x, y]| (x, y)).collect();
+        buttons.try_into().ok()
+    }
+}
+
+/// The game's key: its application name and its title up to " - ", in lower case,
+/// letters and digits with '-' between words.
+pub fn key(window: &WindowInfo) -> String {
+    let title = window.title.split(" - ").next().unwrap_or_default();
+    let words: Vec<String> = format!("{} {title}", window.app_name)
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    if words.is_empty() {
+        "unnamed".into()
+    } else {
+        words.join("-")
+    }
+}
+
+/// Where the models are stored: `dir` when configured, else the XDG state directory.
+pub fn folder(dir: Option<&Path>) -> Option<PathBuf> {
+    match dir {
+        Some(d) => Some(d.to_path_buf()),
+        None => directories::ProjectDirs::from("", "", "sudoku-bot")
+            .and_then(|d| d.state_dir().map(Path::to_path_buf)),
+    }
+    .map(|d| d.join("games"))
+}
+
+/// The stored model at `path`, if there is a readable one.
+pub fn load(path: &Path) -> Option<Stored> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let stored: Stored = toml::from_str(&text).ok()?;
+    stored.method()?;
+    Some(stored)
+}
+
+/// Stores `model` at `path` (its folder made as needed).
+pub fn save(path: &Path, model: &Stored) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let text = toml::to_string(model).map_err(std::io::Error::other)?;
+    std::fs::write(path, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::screen::ScreenRect;
+
+    fn window(app: &str, title: &str) -> WindowInfo {
+        WindowInfo {
+            id: 1,
+            title: title.into(),
+            app_name: app.into(),
+            pid: None,
+            rect: ScreenRect {
+                x: 0,
+                y: 0,
+                width: 10,
+                height: 10,
+            },
+            minimized: false,
+            dialog: false,
+        }
+    }
+
+    #[test]
+    fn a_game_is_known_by_its_app_and_the_steady_part_of_its_title() {
+        let playing = key(&window("Chromium", "Web Sudoku - Playing, mistakes 0"));
+        let solved = key(&window("Chromium", "Web Sudoku - Solved 1, mistakes 0"));
+        assert_eq!(playing, "chromium-web-sudoku");
+        assert_eq!(playing, solved);
+        assert_ne!(playing, key(&window("Gnome-sudoku", "Sudoku")));
+    }
+
+    #[test]
+    fn a_stored_model_reads_back_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games/x.toml");
+        let model = Stored {
+            method: "pad".into(),
+            pad: Some((1..=9).map(|i| [i * 10, 5]).collect()),
+            shows_selection: Some(true),
+            latency: 40,
+            after_click: 10,
+            after_key: 2,
+            arrows: false,
+        };
+        save(&path, &model).unwrap();
+        let back = load(&path).unwrap();
+        assert_eq!(back, model);
+        assert_eq!(back.pad_buttons().unwrap()[8], (90, 5));
+        std::fs::write(&path, "method = \"wheel\"").unwrap();
+        assert_eq!(load(&path), None);
+    }
+}
+
+impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
+    /// Before the first move in `window`'s game: the model stored for it, when there is
+    /// one, is used, and learning skipped (said in -v either way).
+    pub(super) fn recall(&mut self, window: &WindowInfo) {
+        if self.model.memory_checked
+            || !self.config.watch.remember
+            || self.config.input.method.is_some()
+        {
+            return;
+        }
+        self.model.memory_checked = true;
+        let Some(dir) = folder(self.config.watch.state_dir.as_deref()) else {
+            return;
+        };
+        let key = key(window);
+        let path = dir.join(format!("{key}.toml"));
+        self.model.memory = Some(path.clone());
+        let stored = load(&path).filter(|s| s.method() != Some(InputMethod::Pad) || s.pad_buttons().is_some());
+        let Some(stored) = stored else {
+            info!("nothing stored of this game ({key}): learning how it takes digits");
+            return;
+        };
+        let method = stored.method().unwrap_or_default();
+        let m = &mut self.model;
+        m.method = Some(method);
+        m.pad = stored.pad_buttons();
+        m.shows_selection = stored.shows_selection;
+        m.latency = stored.latency;
+        m.answered = true;
+        m.confirmed = learn::CONFIRM_MOVES;
+        m.palette_checked = true;
+        m.pad_searched = true;
+        m.cursor_probed = true;
+        m.arrows = if stored.arrows {
+            learn::Arrows::Preferred
+        } else {
+            learn::Arrows::Refused
+        };
+        m.recalled = true;
+        self.pace.after_click = stored.after_click;
+        self.pace.after_key = stored.after_key;
+        info!(
+            "using what was learnt of this game before ({}): {}; {} ms after a click, {} ms after a key",
+            path.display(),
+            learn::describe_method(method),
+            stored.after_click,
+            stored.after_key
+        );
+    }
+
+    /// After a puzzle was verified solved: stores what was learnt of the game in this
+    /// run (a model that came from the store stays as it is).
+    pub(super) fn remember(&mut self) {
+        let Some(path) = self.model.memory.clone() else {
+            return;
+        };
+        if self.model.recalled || self.model.learning() {
+            return;
+        }
+        let stored = Stored {
+            method: Stored::method_name(self.model.method.unwrap_or_default()).into(),
+            pad: self
+                .model
+                .pad
+                .map(|p| p.iter().map(|&(x, y)| [x, y]).collect()),
+            shows_selection: self.model.shows_selection,
+            latency: self.model.latency,
+            after_click: self.pace.after_click,
+            after_key: self.pace.after_key,
+            arrows: self.model.arrows == learn::Arrows::Preferred,
+        };
+        match save(&path, &stored) {
+            Ok(()) => info!(
+                "stored what was learnt of this game in {}",
+                path.display()
+            ),
+            Err(e) => warn!("could not store what was learnt of this game in {}: {e}", path.display()),
+        }
+    }
+
+    /// A stored model that a look in play contradicts (`why`): dropped, its file too,
+    /// and the game learnt again from the next move.
+    pub(super) fn forget_recalled(&mut self, why: &str) {
+        if !self.model.recalled {
+            return;
+        }
+        let memory = self.model.memory.take();
+        if let Some(path) = &memory {
+            let _ = std::fs::remove_file(path);
+        }
+        info!("dropped the model stored of this game ({why}); learning it again");
+        self.model = learn::Model {
+            memory,
+            memory_checked: true,
+            ..Default::default()
+        };
+        self.pace = pace::Pace::new(&self.config.delays);
+    }
+}
