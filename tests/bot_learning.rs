@@ -17,7 +17,7 @@ fn solved_trying_arrows(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
     let (game, dir) = setup();
     change(&mut game.borrow_mut());
     let mut config = sim::quick_config(dir.path());
-    config.input.try_arrows = true;
+    config.input.try_arrows = Some(true);
     let (mut bot, _, _) = sim::bot(&game, config, false);
     let outcome = bot.run_once().unwrap();
     assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");

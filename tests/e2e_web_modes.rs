@@ -255,6 +255,12 @@ fn the_watch_plays_three_puzzles_in_a_row_under_a_well_done_banner() {
     let stderr = stop(&desk, bot);
     assert!(done, "title {title:?} after 60 s; the bot said:\n{stderr}");
     assert_eq!(after, "Web Sudoku - Solved 3, mistakes 0", "{stderr}");
+    // The daemon says each puzzle's end on a line of its own, -v or not.
+    let said = stderr
+        .lines()
+        .filter(|l| l.starts_with("sudoku-bot: solved"))
+        .count();
+    assert_eq!(said, 3, "one line a solved puzzle:\n{stderr}");
 }
 
 #[test]

@@ -76,6 +76,20 @@ pub fn key(window: &WindowInfo) -> String {
     }
 }
 
+/// The games (by [`key`]'s start) whose arrow keys this project's end-to-end tests have
+/// seen move the cell selection and do nothing else, so that the bot may try them in
+/// place of clicks before any run of its own proved it: GNOME Sudoku 43 (its X11 and
+/// Wayland application names) and the project's own web game. Elsewhere a click and a
+/// key that work are kept (an arrow key may send a game back to its menu).
+pub const ARROWS_SEEN_HARMLESS: [&str; 3] = ["gnome-sudoku", "org-gnome-sudoku", "chromium-web-sudoku"];
+
+/// Whether the game keyed `key` is one of [`ARROWS_SEEN_HARMLESS`].
+pub fn arrows_seen_harmless(key: &str) -> bool {
+    ARROWS_SEEN_HARMLESS
+        .iter()
+        .any(|game| key == *game || key.starts_with(&format!("{game}-")))
+}
+
 /// Where the models are stored: `dir` when configured, else the XDG state directory.
 pub fn folder(dir: Option<&Path>) -> Option<PathBuf> {
     match dir {
@@ -105,6 +119,16 @@ pub fn save(path: &Path, model: &Stored) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn arrows_are_seen_harmless_only_in_the_games_named() {
+        assert!(arrows_seen_harmless("gnome-sudoku-sudoku"));
+        assert!(arrows_seen_harmless("org-gnome-sudoku-sudoku"));
+        assert!(arrows_seen_harmless("chromium-web-sudoku"));
+        assert!(!arrows_seen_harmless("gnome-sudokus-sudoku"));
+        assert!(!arrows_seen_harmless("kaidoku-kaidoku"));
+        assert!(!arrows_seen_harmless("xterm-play-sudoku"));
+    }
+
     use super::*;
     use crate::screen::ScreenRect;
 
@@ -157,6 +181,16 @@ mod tests {
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
+    /// Unless `[input] try_arrows` says otherwise, arrow keys may be tried in `window`'s
+    /// game when it is one of [`ARROWS_SEEN_HARMLESS`].
+    pub(super) fn allow_arrows_if_seen_harmless(&mut self, window: &WindowInfo) {
+        let key = key(window);
+        if self.config.input.try_arrows.is_none() && arrows_seen_harmless(&key) {
+            info!("{key}: a game whose arrow keys were seen to move the selection and nothing else: arrow keys may be tried");
+            self.config.input.try_arrows = Some(true);
+        }
+    }
+
     /// Before the first move in `window`'s game: the model stored for it, when there is
     /// one, is used, and learning skipped (said in -v either way).
     pub(super) fn recall(&mut self, window: &WindowInfo) {

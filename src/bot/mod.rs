@@ -53,6 +53,7 @@ mod verify;
 
 use area::{covered, grid_with_margin, picture_area};
 pub use cells::arrow_path;
+pub use memory::ARROWS_SEEN_HARMLESS;
 use cells::{pad_point, plan_moves, CellMap};
 use fingerprint::fingerprint;
 use learn::Observed;
@@ -398,6 +399,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             match step {
                 Ok(Step::Done(Outcome::Stopped)) => break,
+                // The daemon says each puzzle's end without -v (not with --quiet).
+                Ok(Step::Done(outcome)) if tracing::enabled!(tracing::Level::WARN) => {
+                    eprintln!("sudoku-bot: {}", describe(&outcome))
+                }
                 Ok(Step::Done(outcome)) => info!("{}", describe(&outcome)),
                 Ok(Step::Wait(reason)) => {
                     if reason != last_wait {

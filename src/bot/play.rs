@@ -38,6 +38,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.model.palette_checked = true;
             info!("not learning the game: captures in this session come a frame or more late; a click selects a cell, a key enters its digit ([input] method changes it)");
         }
+        self.allow_arrows_if_seen_harmless(&start.window);
         if !lagging {
             self.recall(&start.window);
         }
@@ -79,7 +80,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Goes::Stop(played) => return Ok(played),
             }
             if lagging
-                && self.config.input.try_arrows
+                && self.config.input.try_arrows == Some(true)
                 && self.model.arrows == Arrows::Untried
                 && self.model.method.is_none()
             {

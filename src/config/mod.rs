@@ -146,7 +146,9 @@ pub struct InputConfig {
     pub pad: Option<[[f32; 2]; 9]>,
     /// Whether arrow keys may be tried in place of clicks that work (faster where the
     /// game takes them; a game may also take any such key for "back to the menu").
-    pub try_arrows: bool,
+    /// Unset: only in games whose arrow keys were seen harmless (stored of an earlier
+    /// run, or [`crate::bot::ARROWS_SEEN_HARMLESS`]).
+    pub try_arrows: Option<bool>,
 }
 
 /// `[input]` as written in the file.
@@ -155,7 +157,7 @@ pub struct InputConfig {
 struct InputFile {
     method: Option<InputMethod>,
     pad: Option<Vec<[f32; 2]>>,
-    try_arrows: bool,
+    try_arrows: Option<bool>,
 }
 
 impl TryFrom<InputFile> for InputConfig {

@@ -12,7 +12,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// `selected`, another cell than `cell`) went in as expected, or went in with its
     /// selection drawn late (arrows then spare the probe of a late focus).
     pub(super) fn arrows_worth_a_try(&self, cell: usize, selected: Option<usize>) -> bool {
-        self.config.input.try_arrows
+        self.config.input.try_arrows == Some(true)
             && self.model.arrows == Arrows::Untried
             && self.model.method.is_none()
             && self.model.shows_selection == Some(true)
