@@ -61,7 +61,9 @@ fn try_main(cli: Cli) -> anyhow::Result<ExitCode> {
             output,
             debug,
         }) => modes::overlay::run(&image, &output, debug.as_deref()),
-        Some(Command::Windows { json }) => modes::windows::run(cli.backend, cli.config.as_deref(), json),
+        Some(Command::Windows { json }) => {
+            modes::windows::run(cli.backend, cli.config.as_deref(), json)
+        }
         Some(Command::Eval { labels, json }) => modes::eval::run(&labels, json, progress),
         Some(Command::Config { default }) => modes::config::run(cli.config.as_deref(), default),
         None => modes::watch::run(modes::watch::Options {

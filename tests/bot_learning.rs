@@ -275,7 +275,12 @@ fn a_slow_game_is_learnt_from_looks_as_long_as_it_takes_to_answer() {
     assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
     // Every digit typed once: no key was called lost and sent again while the game
     // was still drawing the last one.
-    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
 }
 
 // ---- Remembering each game ------------------------------------------------------------
@@ -322,12 +327,16 @@ fn a_stored_model_the_game_contradicts_is_dropped_and_the_game_learnt_again() {
     let state = tempfile::tempdir().unwrap();
     let stored = state.path().join("games/gnome-sudoku-sudoku.toml");
     solved_remembering(state.path(), |g| g.draws_selection = true);
-    assert!(std::fs::read_to_string(&stored).unwrap().contains("\"click\""));
+    assert!(std::fs::read_to_string(&stored)
+        .unwrap()
+        .contains("\"click\""));
     // The same game now takes no clicks: its own cursor, moved with arrow keys, it is.
     solved_remembering(state.path(), |g| {
         g.draws_selection = true;
         g.clicks_ignored = true;
         g.selected = Some(0);
     });
-    assert!(std::fs::read_to_string(&stored).unwrap().contains("\"keys\""));
+    assert!(std::fs::read_to_string(&stored)
+        .unwrap()
+        .contains("\"keys\""));
 }

@@ -215,7 +215,10 @@ fn missing_window_and_bad_config_are_clear_errors() {
         .find(|w| w["title"] == "Sudoku")
         .unwrap_or_else(|| panic!("the game in windows --json: {doc}"));
     assert_eq!(game["app"], "Gnome-sudoku", "{game}");
-    assert!(game["x"].is_i64() && game["width"].as_u64() > Some(100), "{game}");
+    assert!(
+        game["x"].is_i64() && game["width"].as_u64() > Some(100),
+        "{game}"
+    );
 }
 
 #[test]
@@ -327,8 +330,5 @@ fn watching_ends_cleanly_on_ctrl_c() {
         stderr.contains("watching window \"Sudoku\" on x11 (no configuration file)"),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("stopped watching \"Sudoku\""),
-        "{stderr}"
-    );
+    assert!(stderr.contains("stopped watching \"Sudoku\""), "{stderr}");
 }

@@ -24,7 +24,8 @@ const EASY: [&str; 2] = [
 
 const BACKEND: &str = "backend kwin (KWin is on the session bus)";
 /// An X11 game under the compositor's Xwayland is played through the X11 backend.
-const XWAYLAND: &str = "is an X11 window under the compositor's Xwayland: playing it through the X11 backend";
+const XWAYLAND: &str =
+    "is an X11 window under the compositor's Xwayland: playing it through the X11 backend";
 const FOUND: &str = "matched by exact title in KWin's window list";
 
 fn text(bytes: &[u8]) -> String {

@@ -27,7 +27,8 @@ fn text(bytes: &[u8]) -> String {
 
 const BACKEND: &str = "backend wlroots (sway's IPC socket (SWAYSOCK) is there)";
 /// An X11 game under the compositor's Xwayland is played through the X11 backend.
-const XWAYLAND: &str = "is an X11 window under the compositor's Xwayland: playing it through the X11 backend";
+const XWAYLAND: &str =
+    "is an X11 window under the compositor's Xwayland: playing it through the X11 backend";
 const FOUND: &str = "matched by exact title in sway's tree";
 
 #[test]

@@ -247,7 +247,14 @@ fn user_moving_the_mouse_stops_the_bot() {
     .expect("config");
     let mut bot = desk
         .wayland_command(env!("CARGO_BIN_EXE_sudoku-bot"))
-        .args(["--window", "Sudoku", "--once", "-v", "--config", "config.toml"])
+        .args([
+            "--window",
+            "Sudoku",
+            "--once",
+            "-v",
+            "--config",
+            "config.toml",
+        ])
         .current_dir(desk.dir.path())
         .stderr(std::process::Stdio::piped())
         .spawn()

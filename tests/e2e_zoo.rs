@@ -48,7 +48,9 @@ fn run_game(game: &str) -> Option<Row> {
     let out = tempfile::tempdir().expect("temp dir");
     let installed = zoo(&["--installed", game], out.path());
     if !installed.status.success() {
-        let why = String::from_utf8_lossy(&installed.stderr).trim().to_string();
+        let why = String::from_utf8_lossy(&installed.stderr)
+            .trim()
+            .to_string();
         assert!(
             std::env::var_os("CI").is_none(),
             "the zoo's game {game} is not installed, and CI is set: {why}"
@@ -64,9 +66,16 @@ fn run_game(game: &str) -> Option<Row> {
     );
     let table = std::fs::read_to_string(out.path().join("results.tsv")).unwrap_or_default();
     let fields: Vec<&str> = table.lines().next().unwrap_or("").split('\t').collect();
-    assert!(fields.len() >= 10, "no result row for {game}; the zoo said:\n{log}");
+    assert!(
+        fields.len() >= 10,
+        "no result row for {game}; the zoo said:\n{log}"
+    );
     if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
-        for entry in std::fs::read_dir(out.path()).into_iter().flatten().flatten() {
+        for entry in std::fs::read_dir(out.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             if entry.path().extension().is_some_and(|e| e == "png") {
                 let _ = std::fs::copy(entry.path(), Path::new(&dir).join(entry.file_name()));
             }

@@ -24,8 +24,12 @@ pub enum Claim {
 impl fmt::Display for Claim {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Claim::IgnoresClickSoonAfterKey => "the game ignores a click that comes soon after a key",
-            Claim::IgnoresKeySoonAfterClick => "the game ignores a key that comes soon after a click",
+            Claim::IgnoresClickSoonAfterKey => {
+                "the game ignores a click that comes soon after a key"
+            }
+            Claim::IgnoresKeySoonAfterClick => {
+                "the game ignores a key that comes soon after a click"
+            }
             Claim::TakesFocusLate => "the game takes the focus late after a click",
             Claim::LosesMoves => "the game loses moves at the pace in use",
         })
@@ -62,10 +66,7 @@ impl Beliefs {
             }
         };
         belief.evidence.push(seen);
-        info!(
-            "hypothesis: {claim} (seen: {})",
-            belief.evidence.join("; ")
-        );
+        info!("hypothesis: {claim} (seen: {})", belief.evidence.join("; "));
     }
 
     /// Whether any hypothesis is held that no trial has confirmed.
@@ -138,7 +139,10 @@ mod tests {
     fn a_hypothesis_gathers_evidence_until_confirmed_or_dropped() {
         let mut b = Beliefs::default();
         assert!(!b.untested());
-        b.hold(Claim::IgnoresClickSoonAfterKey, "a click took 2 tries".into());
+        b.hold(
+            Claim::IgnoresClickSoonAfterKey,
+            "a click took 2 tries".into(),
+        );
         b.hold(Claim::IgnoresClickSoonAfterKey, "another took 3".into());
         assert_eq!(b.held().len(), 1);
         assert_eq!(b.held()[0].evidence.len(), 2);

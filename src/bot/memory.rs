@@ -81,7 +81,8 @@ pub fn key(window: &WindowInfo) -> String {
 /// place of clicks before any run of its own proved it: GNOME Sudoku 43 (its X11 and
 /// Wayland application names) and the project's own web game. Elsewhere a click and a
 /// key that work are kept (an arrow key may send a game back to its menu).
-pub const ARROWS_SEEN_HARMLESS: [&str; 3] = ["gnome-sudoku", "org-gnome-sudoku", "chromium-web-sudoku"];
+pub const ARROWS_SEEN_HARMLESS: [&str; 3] =
+    ["gnome-sudoku", "org-gnome-sudoku", "chromium-web-sudoku"];
 
 /// Whether the game keyed `key` is one of [`ARROWS_SEEN_HARMLESS`].
 pub fn arrows_seen_harmless(key: &str) -> bool {
@@ -207,7 +208,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let key = key(window);
         let path = dir.join(format!("{key}.toml"));
         self.model.memory = Some(path.clone());
-        let stored = load(&path).filter(|s| s.method() != Some(InputMethod::Pad) || s.pad_buttons().is_some());
+        let stored = load(&path)
+            .filter(|s| s.method() != Some(InputMethod::Pad) || s.pad_buttons().is_some());
         let Some(stored) = stored else {
             info!("nothing stored of this game ({key}): learning how it takes digits");
             return;
@@ -262,11 +264,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             arrows: self.model.arrows == learn::Arrows::Preferred,
         };
         match save(&path, &stored) {
-            Ok(()) => info!(
-                "stored what was learnt of this game in {}",
+            Ok(()) => info!("stored what was learnt of this game in {}", path.display()),
+            Err(e) => warn!(
+                "could not store what was learnt of this game in {}: {e}",
                 path.display()
             ),
-            Err(e) => warn!("could not store what was learnt of this game in {}: {e}", path.display()),
         }
     }
 

@@ -53,10 +53,10 @@ mod verify;
 
 use area::{covered, grid_with_margin, picture_area};
 pub use cells::arrow_path;
-pub use memory::ARROWS_SEEN_HARMLESS;
 use cells::{pad_point, plan_moves, CellMap};
 use fingerprint::fingerprint;
 use learn::Observed;
+pub use memory::ARROWS_SEEN_HARMLESS;
 
 /// Reads a grid from a picture; [`crate::vision::Reader`] is the real one.
 pub trait GridReader {

@@ -87,7 +87,9 @@ impl Pace {
             return None;
         }
         let next = Pace {
-            after_click: (self.after_click / 2).max(MIN_AFTER_CLICK).min(self.after_click),
+            after_click: (self.after_click / 2)
+                .max(MIN_AFTER_CLICK)
+                .min(self.after_click),
             after_key: (self.after_key / 2).max(MIN_AFTER_KEY).min(self.after_key),
             ..self.clone()
         };

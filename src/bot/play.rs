@@ -299,7 +299,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Clears the selected cell before a digit is typed over another: Backspace, then
     /// Delete (a text field's caret may be before or after its character), each after
     /// the focus check. `Some` when play must stop instead.
-    fn clear_cell(&mut self, start: &WindowView, map: &CellMap) -> Result<Option<Played>, BotError> {
+    fn clear_cell(
+        &mut self,
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Option<Played>, BotError> {
         for key in [Key::Backspace, Key::Delete] {
             if let Some(stop) = self.focus_lost(start, map)? {
                 return Ok(Some(stop));

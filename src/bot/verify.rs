@@ -78,12 +78,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // `settle` apart, before anything is entered again.
         // A slow game draws the last digits late: no look comes sooner than twice the
         // longest it took to answer an input.
-        let settle = self
-            .config
-            .delays
-            .settle
-            .max(1)
-            .max(2 * self.model.latency);
+        let settle = self.config.delays.settle.max(1).max(2 * self.model.latency);
         let quick = (self.model.latency > 0 && !self.screen.captures_lag())
             .then(|| (2 * self.model.latency).max(20).min(settle));
         for round in 0..=rounds + 3 {

@@ -19,7 +19,9 @@ pub fn run(flag: Option<Backend>, config: Option<&Path>, json: bool) -> anyhow::
     let (backend, why) = backend::choose(flag, config.backend, |v| std::env::var(v).ok())?;
     info!("backend {backend} ({why})");
     let (windows, placed) = backend::list_windows(backend)?;
-    let windows = windows.iter().filter(|w| w.rect.width > 1 && w.rect.height > 1);
+    let windows = windows
+        .iter()
+        .filter(|w| w.rect.width > 1 && w.rect.height > 1);
     let mut out = std::io::stdout().lock();
     if json {
         let list: Vec<_> = windows

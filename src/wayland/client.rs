@@ -322,6 +322,20 @@ fn to_rgba(
             ))
         }
     };
+    Ok(rows_to_rgba(data, width, height, stride, bgr, y_invert))
+}
+
+/// Rows of 32-bit pixels, `stride` bytes apart, as an opaque RGBA picture: `bgr` when
+/// each pixel's bytes are blue, green, red (else red, green, blue), the fourth ignored;
+/// `y_invert` when the last row comes first. `data` holds `stride * height` bytes.
+pub fn rows_to_rgba(
+    data: &[u8],
+    width: u32,
+    height: u32,
+    stride: u32,
+    bgr: bool,
+    y_invert: bool,
+) -> RgbaImage {
     let mut out = RgbaImage::new(width, height);
     for y in 0..height {
         let source = if y_invert { height - 1 - y } else { y };
@@ -335,7 +349,7 @@ fn to_rgba(
             out.put_pixel(x as u32, y, image::Rgba([r, g, b, 255]));
         }
     }
-    Ok(out)
+    out
 }
 
 impl Dispatch<wl_registry::WlRegistry, GlobalListContents> for State {

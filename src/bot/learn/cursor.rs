@@ -13,7 +13,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         start: &WindowView,
     ) -> Result<Option<usize>, BotError> {
         for key in [Key::Right, Key::Left] {
-            if let Some(cursor) = self.cursor_after(key, CURSOR_LOOK_MS.max(self.first_wait()), map, origin, start)? {
+            if let Some(cursor) = self.cursor_after(
+                key,
+                CURSOR_LOOK_MS.max(self.first_wait()),
+                map,
+                origin,
+                start,
+            )? {
                 return Ok(Some(cursor));
             }
         }

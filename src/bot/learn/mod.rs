@@ -166,7 +166,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if !self.model.answered {
             return UNANSWERED_WAIT_MS;
         }
-        FIRST_WAIT_MS.max(2 * self.model.latency).min(LONGEST_WAIT_MS)
+        FIRST_WAIT_MS
+            .max(2 * self.model.latency)
+            .min(LONGEST_WAIT_MS)
     }
 
     /// The next look's wait after one that saw nothing: twice as long, up to

@@ -284,8 +284,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Claim::IgnoresClickSoonAfterKey,
                 format!(
                     "a click took {} tries, {took} ms after the key; {} ms after a key for now",
-                    clicked.tries,
-                    self.pace.after_key
+                    clicked.tries, self.pace.after_key
                 ),
             );
         }

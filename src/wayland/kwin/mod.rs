@@ -323,19 +323,9 @@ fn qimage_to_rgba(
             data.len()
         ));
     }
-    let mut out = RgbaImage::new(width, height);
-    for y in 0..height {
-        let row = &data[(y * stride) as usize..][..(width * 4) as usize];
-        for (x, p) in row.chunks_exact(4).enumerate() {
-            let (r, g, b) = if bgr {
-                (p[2], p[1], p[0])
-            } else {
-                (p[0], p[1], p[2])
-            };
-            out.put_pixel(x as u32, y, image::Rgba([r, g, b, 255]));
-        }
-    }
-    Ok(out)
+    Ok(crate::wayland::client::rows_to_rgba(
+        data, width, height, stride, bgr, false,
+    ))
 }
 
 /// Input through KWin's fake input.

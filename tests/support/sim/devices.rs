@@ -222,7 +222,8 @@ impl Input for SimInput {
             return Ok(());
         }
         if g.latency.is_some() {
-            g.pending.push((std::time::Instant::now(), Event::Click(at)));
+            g.pending
+                .push((std::time::Instant::now(), Event::Click(at)));
             return Ok(());
         }
         take_click(&mut g, at);
@@ -372,7 +373,11 @@ impl Game {
         let Some(latency) = self.latency else {
             return;
         };
-        while self.pending.first().is_some_and(|(at, _)| at.elapsed() >= latency) {
+        while self
+            .pending
+            .first()
+            .is_some_and(|(at, _)| at.elapsed() >= latency)
+        {
             match self.pending.remove(0).1 {
                 Event::Click(at) => take_click(self, at),
                 Event::Key(key) => take_key(self, key),
