@@ -28,10 +28,12 @@ fn solved_trying_arrows(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
 #[test]
 fn a_game_whose_arrow_keys_go_back_to_its_menu_is_played_with_clicks_that_work() {
     // Clicks select and keys enter digits; any arrow key leaves the puzzle for the
-    // game's menu. By default the bot keeps the clicks that work.
+    // game's menu. By default the bot keeps the clicks that work in a game it does not
+    // know.
     let game = solved_sim_game(|g| {
         g.draws_selection = true;
         g.menu_on_arrows = true;
+        g.app_name = "Kaidoku";
     });
     let g = game.borrow();
     let arrows = g
@@ -41,6 +43,21 @@ fn a_game_whose_arrow_keys_go_back_to_its_menu_is_played_with_clicks_that_work()
         .count();
     assert_eq!(arrows, 0, "{:?}", g.events);
     assert_eq!(g.digits().len(), empty_cells(&g.givens).len());
+}
+
+#[test]
+fn gnome_sudoku_whose_arrow_keys_were_seen_harmless_is_played_with_them_by_default() {
+    // The same game under GNOME Sudoku's name: no configuration, and arrow keys move
+    // the selection after the first moves (the fast way GNOME Sudoku is played).
+    let game = solved_sim_game(|g| g.draws_selection = true);
+    let g = game.borrow();
+    let arrows = g
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Key(Key::Up | Key::Down | Key::Left | Key::Right)))
+        .count();
+    assert!(arrows > 10, "{:?}", g.events);
+    assert!(g.clicks().len() < 5, "{} clicks", g.clicks().len());
 }
 
 #[test]
@@ -325,14 +342,19 @@ fn a_game_played_before_is_played_with_what_was_learnt_of_it_without_learning() 
 #[test]
 fn a_stored_model_the_game_contradicts_is_dropped_and_the_game_learnt_again() {
     let state = tempfile::tempdir().unwrap();
-    let stored = state.path().join("games/gnome-sudoku-sudoku.toml");
-    solved_remembering(state.path(), |g| g.draws_selection = true);
+    // A game the bot knows nothing of, so that clicks are what it learns and stores.
+    let stored = state.path().join("games/kaidoku-sudoku.toml");
+    solved_remembering(state.path(), |g| {
+        g.draws_selection = true;
+        g.app_name = "Kaidoku";
+    });
     assert!(std::fs::read_to_string(&stored)
         .unwrap()
         .contains("\"click\""));
     // The same game now takes no clicks: its own cursor, moved with arrow keys, it is.
     solved_remembering(state.path(), |g| {
         g.draws_selection = true;
+        g.app_name = "Kaidoku";
         g.clicks_ignored = true;
         g.selected = Some(0);
     });

@@ -50,6 +50,9 @@ fn start_engine(language: &str, tessdata: Option<&str>) -> Result<LepTess, Strin
         .set_variable(Variable::TesseditCharWhitelist, "123456789")
         .map_err(|e| format!("could not configure Tesseract: {e}"))?;
     let _ = engine.set_variable(Variable::TesseditPagesegMode, "10");
+    // Tesseract's own messages (tprintf: "Estimating resolution ...", "Empty page!!")
+    // go to its debug file, not to the user's stderr, where the bot says one sentence.
+    let _ = engine.set_variable(Variable::DebugFile, "/dev/null");
     tracing::debug!("Tesseract started in {:?}", t0.elapsed());
     Ok(engine)
 }

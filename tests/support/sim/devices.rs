@@ -30,7 +30,7 @@ impl Screen for SimScreen {
             window: WindowInfo {
                 id: 1,
                 title: "Sudoku".into(),
-                app_name: "Gnome-sudoku".into(),
+                app_name: g.app_name.into(),
                 pid: Some(g.app_pid),
                 rect: g.window,
                 minimized: g.minimized,

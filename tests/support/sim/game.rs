@@ -72,6 +72,7 @@ impl Game {
             clicks_ignored: false,
             arrows_ignored: false,
             menu_on_arrows: false,
+            app_name: "Gnome-sudoku",
             in_menu: false,
             text_fields: false,
             busy_at_clicks: Vec::new(),
@@ -346,7 +347,7 @@ impl Game {
             let mut w = other_window(9000 + self.verdicts, "Information", self.window);
             w.rect.x = self.window.x + self.window.width as i32 + 10;
             w.pid = Some(self.app_pid);
-            w.app_name = "Gnome-sudoku".into();
+            w.app_name = self.app_name.into();
             self.above.push((w, usize::MAX));
         }
     }
@@ -358,7 +359,7 @@ impl Game {
         {
             let mut dialog = other_window(901, "", self.window);
             dialog.pid = Some(self.app_pid);
-            dialog.app_name = "Gnome-sudoku".into();
+            dialog.app_name = self.app_name.into();
             dialog.dialog = true;
             self.above.push((dialog, usize::MAX));
         }

@@ -221,6 +221,9 @@ pub struct Game {
     pub arrows_ignored: bool,
     /// Any arrow key leaves the puzzle for the game's menu (no grid, for good).
     pub menu_on_arrows: bool,
+    /// The application name its windows carry ("Gnome-sudoku": GNOME Sudoku's, whose
+    /// arrow keys the bot may try by default; another name makes it a game unknown).
+    pub app_name: &'static str,
     pub in_menu: bool,
     /// Cells are text fields that keep their first character: a digit typed into a
     /// cell that shows one changes nothing.
