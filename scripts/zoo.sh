@@ -143,7 +143,12 @@ control_wrong() { zoo_player wrong >&2; }
 bot_run() {
   local start end rc log=$ZOO_RUN/bot.log
   start=$(date +%s.%N)
-  timeout -k 5 "${ZOO_BOT_TIMEOUT:-300}" \
+  # A first-time user: no model remembered of the game from an earlier run (the bot
+  # stores what it learns under XDG_STATE_HOME; ZOO_REMEMBER=1 keeps the user's).
+  local state=$ZOO_RUN/state
+  rm -rf "$state"
+  [[ ${ZOO_REMEMBER:-0} == 1 ]] && state=${XDG_STATE_HOME:-$HOME/.local/state}
+  XDG_STATE_HOME=$state timeout -k 5 "${ZOO_BOT_TIMEOUT:-300}" \
     "${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}" --window "$ZOO_WINDOW" --once -v >"$log" 2>&1
   rc=$?
   end=$(date +%s.%N)
