@@ -304,15 +304,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         start: &WindowView,
         map: &CellMap,
     ) -> Result<Option<Played>, BotError> {
-        for key in [Key::Backspace, Key::Delete] {
-            if let Some(stop) = self.focus_lost(start, map)? {
-                return Ok(Some(stop));
-            }
-            self.input.key(key)?;
-            self.last_input = Some(Instant::now());
-            self.pause(self.pace.after_arrow);
-        }
-        Ok(None)
+        self.send_keys([Key::Backspace, Key::Delete], start, map)
     }
 
     /// Sends the arrow keys from cell `from` to cell `to`, each after the focus check
@@ -324,7 +316,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         start: &WindowView,
         map: &CellMap,
     ) -> Result<Option<Played>, BotError> {
-        for key in arrow_path(from, to) {
+        self.send_keys(arrow_path(from, to), start, map)
+    }
+
+    /// Sends `keys`, each after the focus check and followed by `delays.after_arrow`;
+    /// `Some` when play must stop instead.
+    fn send_keys(
+        &mut self,
+        keys: impl IntoIterator<Item = Key>,
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Option<Played>, BotError> {
+        for key in keys {
             if let Some(stop) = self.focus_lost(start, map)? {
                 return Ok(Some(stop));
             }
