@@ -63,6 +63,14 @@ pub fn session_bus() -> Result<Connection, ScreenError> {
     Connection::session().map_err(|e| screen_error(format!("cannot reach the session bus: {e}")))
 }
 
+/// Whether the screen saver `name` (its object at `path`, same interface name) says
+/// the screen is locked; `true` when it cannot tell, so that the bot does not type.
+pub fn screen_saver_active(bus: &Connection, name: &str, path: &str) -> bool {
+    bus.call_method(Some(name), path, Some(name), "GetActive", &())
+        .and_then(|reply| reply.body().deserialize::<bool>())
+        .unwrap_or(true)
+}
+
 /// True when `name` has an owner on the bus.
 pub fn has_owner(bus: &Connection, name: &str) -> bool {
     let Ok(dbus) = zbus::blocking::fdo::DBusProxy::new(bus) else {

@@ -127,18 +127,11 @@ impl Screen for GnomeScreen {
         if !self.saver {
             return Ok(None);
         }
-        let active = self
-            .bus
-            .call_method(
-                Some("org.gnome.ScreenSaver"),
-                "/org/gnome/ScreenSaver",
-                Some("org.gnome.ScreenSaver"),
-                "GetActive",
-                &(),
-            )
-            .and_then(|reply| reply.body().deserialize::<bool>())
-            // When the bot cannot tell, it does not type.
-            .unwrap_or(true);
+        let active = super::screen_saver_active(
+            &self.bus,
+            "org.gnome.ScreenSaver",
+            "/org/gnome/ScreenSaver",
+        );
         Ok(active.then(|| "the screen is locked (GNOME's screen shield is up)".to_string()))
     }
 }

@@ -219,17 +219,8 @@ impl Screen for KwinScreen {
         if !self.saver {
             return Ok(None);
         }
-        let active = self
-            .bus
-            .call_method(
-                Some("org.freedesktop.ScreenSaver"),
-                "/ScreenSaver",
-                Some("org.freedesktop.ScreenSaver"),
-                "GetActive",
-                &(),
-            )
-            .and_then(|reply| reply.body().deserialize::<bool>())
-            .unwrap_or(true);
+        let active =
+            super::screen_saver_active(&self.bus, "org.freedesktop.ScreenSaver", "/ScreenSaver");
         Ok(active.then(|| "the screen is locked (Plasma's screen locker is up)".to_string()))
     }
 }
