@@ -18,6 +18,7 @@ pub mod modes;
 pub mod overlay;
 pub mod screen;
 pub mod solver;
+pub mod stderr_capture;
 pub mod vision;
 pub mod wayland;
 

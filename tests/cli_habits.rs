@@ -463,3 +463,17 @@ fn assert_quiet_success(args: &[&str], out: Output) {
     );
     assert_eq!(text(&out.stderr), "", "{args:?}");
 }
+
+#[test]
+fn tesseracts_own_lines_are_held_back_behind_one_sentence() {
+    // Tesseract prints four lines of its own on fd 2 when its language data is missing
+    // ("Error opening data file ...", "Please make sure the TESSDATA_PREFIX ...").
+    let home = tempfile::tempdir().unwrap();
+    let empty = home.path().join("tessdata");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = run(bot_in(home.path())
+        .env("TESSDATA_PREFIX", &empty)
+        .args(["read", &gnome_easy()]));
+    assert_one_sentence(&o, 1, "could not start Tesseract");
+    assert!(!text(&o.stderr).contains("Error opening data file"));
+}

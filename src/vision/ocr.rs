@@ -41,7 +41,13 @@ pub struct OcrDigit {
 
 fn start_engine(language: &str, tessdata: Option<&str>) -> Result<LepTess, String> {
     let t0 = std::time::Instant::now();
-    let mut engine = LepTess::new(tessdata, language).map_err(|e| {
+    // Tesseract prints its own lines ("Error opening data file ...") on fd 2 while it
+    // starts; they are held back so that the user reads one sentence from the bot.
+    let (started, said) = crate::stderr_capture::held(|| LepTess::new(tessdata, language));
+    if !said.trim().is_empty() {
+        tracing::debug!("Tesseract said while starting: {}", said.trim().replace('\n', " / "));
+    }
+    let mut engine = started.map_err(|e| {
         format!(
             "could not start Tesseract with language '{language}' ({e}); install tesseract-ocr-{language} (scripts/setup.sh) or fix [ocr] in the configuration"
         )
