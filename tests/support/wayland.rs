@@ -82,6 +82,23 @@ pub fn start_kwin() -> Option<WaylandDesktop> {
     start_with(Compositor::Kwin)
 }
 
+/// [`start_kwin`], with PipeWire, WirePlumber and the xdg-desktop-portal with its KDE
+/// backend (xdg-desktop-portal-kde) in the session, `XDG_CURRENT_DESKTOP=KDE`: for
+/// measuring the portal route (`cargo bench --bench kde_portal`).
+pub fn start_kwin_with_portal() -> Option<WaylandDesktop> {
+    PORTAL.with(|p| p.set(true));
+    let desk = start_with(Compositor::Kwin);
+    PORTAL.with(|p| p.set(false));
+    desk
+}
+
+thread_local! {
+    static PORTAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Where Debian puts xdg-desktop-portal-kde.
+const PORTAL_KDE: &str = "/usr/lib/x86_64-linux-gnu/libexec/xdg-desktop-portal-kde";
+
 fn start_with(compositor: Compositor) -> Option<WaylandDesktop> {
     let have = |p: &str| {
         Command::new("sh")
@@ -138,10 +155,23 @@ impl WaylandDesktop {
         };
         desk.start_bus();
         if matches!(compositor, Compositor::Sway | Compositor::Kwin) {
+            let portal = PORTAL.with(|p| p.get());
             if compositor == Compositor::Sway {
                 desk.start_sway();
             } else {
+                if portal {
+                    desk.start_pipewire();
+                }
                 desk.start_kwin();
+                if portal {
+                    for program in ["/usr/libexec/xdg-desktop-portal", PORTAL_KDE] {
+                        let mut command = desk.wayland_command(program);
+                        command
+                            .env("XDG_CURRENT_DESKTOP", "KDE")
+                            .env("QT_QPA_PLATFORM", "wayland");
+                        desk.spawn(program.rsplit('/').next().unwrap_or(program), command);
+                    }
+                }
             }
             std::env::set_var("DBUS_SESSION_BUS_ADDRESS", &desk.bus);
             std::env::set_var("XDG_RUNTIME_DIR", desk.runtime_dir());
