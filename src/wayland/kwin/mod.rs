@@ -26,7 +26,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use image::RgbaImage;
-use tracing::info;
+use tracing::{debug, info};
 use wayland_protocols_plasma::fake_input::client::org_kde_kwin_fake_input::OrgKdeKwinFakeInput;
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedValue, Value};
@@ -158,7 +158,15 @@ impl KwinScreen {
 
     /// A picture of `area` (screen pixels) from ScreenShot2.
     fn shot(&self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
-        capture_area(&self.bus, area).map_err(|reason| {
+        let start = Instant::now();
+        let shot = capture_area(&self.bus, area);
+        debug!(
+            "ScreenShot2 of {}x{} took {} ms",
+            area.width,
+            area.height,
+            start.elapsed().as_millis()
+        );
+        shot.map_err(|reason| {
             // A refusal is KWin's decision about this program, not a passing fault:
             // said once and not tried again (KWin may notice a removed .desktop file
             // only after the first screenshot it allowed).
