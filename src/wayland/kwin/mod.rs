@@ -21,7 +21,6 @@ pub mod windows;
 
 use std::cell::RefCell;
 use std::io::Read;
-use std::os::fd::OwnedFd;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -276,7 +275,7 @@ pub fn capture_area(bus: &Connection, area: &ScreenRect) -> Result<RgbaImage, St
             area.width,
             area.height,
             options,
-            zbus::zvariant::Fd::from(OwnedFd::from(writer)),
+            zbus::zvariant::Fd::from(writer),
         ),
     );
     // The write end went with the message: the reader sees the end of the pixels.
