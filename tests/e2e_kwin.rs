@@ -7,7 +7,8 @@
 //! the game by KWin's own screenshots (ScreenShot2, the test vouched for likewise):
 //! GNOME Sudoku's "Well done" after the bot (the positive control), and a dry run,
 //! which must leave the puzzle unsolved (the negative control). Without its `.desktop`
-//! file, KWin refuses the bot, which says so in one line.
+//! file, KWin refuses the bot, which says so in one line. A hand on the mouse (a second
+//! fake-input client moving the pointer) stops the bot before the game is solved.
 //!
 //! Skipped (loudly) when kwin_wayland or Xwayland is not installed and CI is not set;
 //! on CI it must run.
@@ -89,4 +90,52 @@ fn a_dry_run_leaves_the_puzzle_unsolved_and_kwin_refuses_a_bot_it_does_not_know(
             );
         }
     }
+}
+
+/// Safety on KWin: the user's pointer is seen (KWin's script tells the bot where it
+/// is), so a hand on the mouse while the bot plays stops it, exit 1, and the game is
+/// not solved. The "user" is the test, moving the pointer near the screen's corner
+/// through KWin's fake input on a connection of its own. The positive control is the
+/// solved runs above, where nobody touches the mouse.
+#[test]
+fn a_hand_on_the_mouse_stops_the_bot() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use sudoku_bot::input::ScreenPoint;
+
+    let Some(mut desk) = wayland::start_kwin() else {
+        return;
+    };
+    desk.start_gnome_sudoku(EASY[0]);
+    let done = Arc::new(AtomicBool::new(false));
+    let user = {
+        let done = done.clone();
+        let display = desk.wayland_display();
+        std::thread::spawn(move || {
+            std::env::set_var("WAYLAND_DISPLAY", display);
+            let mut hand = sudoku_bot::wayland::kwin::KwinInput::open_alone()
+                .expect("the test's own fake input");
+            let mut i = 0;
+            while !done.load(Ordering::Relaxed) {
+                hand.move_to(ScreenPoint { x: 5 + i % 2, y: 5 })
+                    .expect("move the pointer");
+                i += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        })
+    };
+    let out = desk.bot(&["--window", "Sudoku", "--once"]);
+    done.store(true, Ordering::Relaxed);
+    user.join().expect("the test's hand");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the mouse moved") && stderr.contains("took over"),
+        "{stderr}"
+    );
+    let path = desk.screenshot_to("kwin-hand-on-mouse.png");
+    assert!(
+        !desk.words(&path).contains("Well done"),
+        "the game says solved though the user moved the mouse"
+    );
 }

@@ -135,6 +135,13 @@ impl Client {
             .map_err(|e| format!("the Wayland compositor stopped answering: {e}"))
     }
 
+    /// Sends what was asked without waiting for the compositor's answer.
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.queue
+            .flush()
+            .map_err(|e| format!("the Wayland compositor stopped answering: {e}"))
+    }
+
     /// Binds a global (versions `1..=max`), naming it in the error.
     pub fn bind<I>(&self, max: u32) -> Result<I, String>
     where

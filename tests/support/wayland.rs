@@ -82,6 +82,23 @@ pub fn start_kwin() -> Option<WaylandDesktop> {
     start_with(Compositor::Kwin)
 }
 
+/// [`start_kwin`], with PipeWire, WirePlumber and the xdg-desktop-portal with its KDE
+/// backend (xdg-desktop-portal-kde) in the session, `XDG_CURRENT_DESKTOP=KDE`: for
+/// measuring the portal route (`cargo bench --bench kde_portal`).
+pub fn start_kwin_with_portal() -> Option<WaylandDesktop> {
+    PORTAL.with(|p| p.set(true));
+    let desk = start_with(Compositor::Kwin);
+    PORTAL.with(|p| p.set(false));
+    desk
+}
+
+thread_local! {
+    static PORTAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Where Debian puts xdg-desktop-portal-kde.
+const PORTAL_KDE: &str = "/usr/lib/x86_64-linux-gnu/libexec/xdg-desktop-portal-kde";
+
 fn start_with(compositor: Compositor) -> Option<WaylandDesktop> {
     let have = |p: &str| {
         Command::new("sh")
@@ -138,10 +155,23 @@ impl WaylandDesktop {
         };
         desk.start_bus();
         if matches!(compositor, Compositor::Sway | Compositor::Kwin) {
+            let portal = PORTAL.with(|p| p.get());
             if compositor == Compositor::Sway {
                 desk.start_sway();
             } else {
+                if portal {
+                    desk.start_pipewire();
+                }
                 desk.start_kwin();
+                if portal {
+                    for program in ["/usr/libexec/xdg-desktop-portal", PORTAL_KDE] {
+                        let mut command = desk.wayland_command(program);
+                        command
+                            .env("XDG_CURRENT_DESKTOP", "KDE")
+                            .env("QT_QPA_PLATFORM", "wayland");
+                        desk.spawn(program.rsplit('/').next().unwrap_or(program), command);
+                    }
+                }
             }
             std::env::set_var("DBUS_SESSION_BUS_ADDRESS", &desk.bus);
             std::env::set_var("XDG_RUNTIME_DIR", desk.runtime_dir());
@@ -285,7 +315,7 @@ impl WaylandDesktop {
                 .find(|n| n.starts_with("wayland-") && !n.ends_with(".lock"));
             let ipc = names.iter().any(|n| n.starts_with("sway-ipc."));
             match wayland {
-                Some(w) if ipc && names.iter().any(|n| n == "x-display") => {
+                Some(w) if ipc && d.x_display_file_written() => {
                     d.socket = w.clone();
                     true
                 }
@@ -377,7 +407,7 @@ impl WaylandDesktop {
             .arg(&script);
         self.spawn("kwin_wayland", command);
         self.wait_until(Duration::from_secs(60), "KWin's socket and Xwayland", |d| {
-            d.runtime_dir().join(SOCKET).exists() && d.runtime_dir().join("x-display").exists()
+            d.runtime_dir().join(SOCKET).exists() && d.x_display_file_written()
         });
         let display = self.x_display_written("KWin");
         self.x_display = Some(display);
@@ -393,6 +423,13 @@ impl WaylandDesktop {
                     .is_some_and(|(d, n)| d.name_has_owner(n).unwrap_or(false))
             },
         );
+    }
+
+    /// True once the compositor's first program wrote Xwayland's display down (the file
+    /// shows before its line: reading it at once once gave an empty display).
+    fn x_display_file_written(&self) -> bool {
+        std::fs::read_to_string(self.runtime_dir().join("x-display"))
+            .is_ok_and(|d| d.ends_with('\n') && !d.trim().is_empty())
     }
 
     /// Xwayland's display, as the compositor's first program wrote it down.
@@ -448,6 +485,11 @@ impl WaylandDesktop {
             .ok()?;
         let (ok, result): (bool, String) = reply.body().deserialize().ok()?;
         ok.then_some(result)
+    }
+
+    /// The compositor's Wayland socket's name (for `WAYLAND_DISPLAY`).
+    pub fn wayland_display(&self) -> String {
+        self.socket.clone()
     }
 
     pub fn runtime_dir(&self) -> PathBuf {
@@ -691,28 +733,41 @@ impl WaylandDesktop {
     /// The last screenshot is `NAME.png` in the desktop's folder (and in
     /// `SUDOKU_BOT_E2E_SHOTS`, when set).
     pub fn assert_game_says_solved(&mut self, out: &Output, name: &str) {
+        if let Err(why) = self.judge(out, name) {
+            panic!("{why}");
+        }
+    }
+
+    /// [`assert_game_says_solved`](Self::assert_game_says_solved)'s judgement, as a
+    /// result: what is wrong, when something is.
+    pub fn judge(&mut self, out: &Output, name: &str) -> Result<(), String> {
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         let shot = format!("{name}.png");
-        let mut words = String::new();
-        self.wait_until(
-            Duration::from_secs(10),
-            "GNOME Sudoku's completion dialog",
-            |d| {
-                let path = d.screenshot_to(&shot);
-                words = d.words(&path);
-                words.contains("Well done") && words.contains("completed the puzzle")
-            },
-        );
+        let start = Instant::now();
+        let mut words = self.words(&self.screenshot_to(&shot));
+        let said = |w: &str| w.contains("Well done") && w.contains("completed the puzzle");
+        while !said(&words) && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(100));
+            words = self.words(&self.screenshot_to(&shot));
+        }
         if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
             let _ = std::fs::copy(self.dir.path().join(&shot), Path::new(&dir).join(&shot));
         }
-        assert!(
-            out.status.success()
-                && stderr.contains("solved: entered")
-                && stderr.contains("Well done"),
-            "the bot did not prove the game solved ({}): {stderr}",
-            out.status
-        );
+        if !said(&words) {
+            return Err(format!(
+                "GNOME Sudoku's completion dialog did not show in 10 s (the screen reads {words:?}); the bot said: {stderr}"
+            ));
+        }
+        if !(out.status.success()
+            && stderr.contains("solved: entered")
+            && stderr.contains("Well done"))
+        {
+            return Err(format!(
+                "the bot did not prove the game solved ({}): {stderr}",
+                out.status
+            ));
+        }
+        Ok(())
     }
 
     /// The negative control: a dry run on the game that is open (showing `puzzle`)
@@ -740,27 +795,44 @@ impl WaylandDesktop {
     /// Runs the bot on the game that is open, with `-v`, and checks that it names
     /// `backend` and `found` (how it found the window) and that the game says solved
     /// (the last screenshot `SHOT.png`); prints the time from launch to exit and to the
-    /// last keystroke, for the benchmark table.
+    /// last keystroke (the benchmark table is `cargo bench --bench desktops`).
     pub fn play_until_solved(&mut self, backend: &str, found: &str, what: &str, shot: &str) {
-        let start = Instant::now();
-        let out = self.bot(&["--window", "Sudoku", "--once", "-v"]);
-        let took = start.elapsed();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        eprintln!("sudoku-bot ({}):\n{stderr}", out.status);
+        let run = self.play_timed(&["-v"]);
+        let stderr = String::from_utf8_lossy(&run.out.stderr).into_owned();
+        eprintln!("sudoku-bot ({}):\n{stderr}", run.out.status);
         assert!(
             stderr.contains(backend),
             "-v names the backend and why: {stderr}"
         );
         assert!(stderr.contains(found), "{stderr}");
-        self.assert_game_says_solved(&out, shot);
-        let last_key = stderr
-            .lines()
-            .find(|l| l.contains("last keystroke"))
-            .unwrap_or("");
+        self.assert_game_says_solved(&run.out, shot);
         eprintln!(
-            "GNOME Sudoku Easy {what}: bot launch to exit {} ms; {last_key}",
-            took.as_millis()
+            "GNOME Sudoku Easy {what}: bot launch to exit {} ms; last keystroke {:?} ms after start",
+            run.exit.as_millis(),
+            run.last_key_ms
         );
+    }
+
+    /// One run of the bot on the game that is open (`--window Sudoku --once` and
+    /// `extra`), timed: launch to exit as seen from here, and launch to the last
+    /// keystroke as the bot logs it (with `-v`).
+    pub fn play_timed(&self, extra: &[&str]) -> TimedRun {
+        let start = Instant::now();
+        let mut args = vec!["--window", "Sudoku", "--once"];
+        args.extend_from_slice(extra);
+        let out = self.bot(&args);
+        let exit = start.elapsed();
+        let last_key_ms = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .find_map(|l| {
+                let after = l.split("last keystroke ").nth(1)?;
+                after.split(' ').next()?.parse().ok()
+            });
+        TimedRun {
+            out,
+            exit,
+            last_key_ms,
+        }
     }
 
     /// Runs sudoku-bot as a program of this Wayland session.
@@ -771,6 +843,15 @@ impl WaylandDesktop {
             .output()
             .expect("run sudoku-bot")
     }
+}
+
+/// A timed run of the bot: [`WaylandDesktop::play_timed`].
+pub struct TimedRun {
+    pub out: Output,
+    /// Launch to exit, as the caller saw it.
+    pub exit: Duration,
+    /// Launch to the last keystroke, as the bot logged it (`-v`).
+    pub last_key_ms: Option<u64>,
 }
 
 /// True when the tests run as root.

@@ -11,20 +11,21 @@
 //! - the window's frame, whether it is minimised, which window is active (has the
 //!   keyboard), and every window stacked above it (KWin's stacking order), so covers
 //!   are known as on X11, and the game's dialogs are read;
-//! - not the user's pointer or keys: KWin tells no client where the pointer is, so the
-//!   pointer is where the bot put it and no user activity is seen;
+//! - the user's pointer: KWin tells no client where the pointer is, but a KWin script
+//!   the bot loads does ([`pointer`]), so a hand on the mouse stops the bot as on X11;
+//! - not the user's keys: nothing tells a client of another's keys;
 //! - the lock screen through org.freedesktop.ScreenSaver, when the session has it.
 
+pub mod pointer;
 pub mod windows;
 
 use std::cell::RefCell;
 use std::io::Read;
-use std::os::fd::OwnedFd;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use image::RgbaImage;
-use tracing::info;
+use tracing::{debug, info};
 use wayland_protocols_plasma::fake_input::client::org_kde_kwin_fake_input::OrgKdeKwinFakeInput;
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedValue, Value};
@@ -32,6 +33,7 @@ use zbus::zvariant::{OwnedValue, Value};
 use super::client::{evdev_code, Client, BUTTON_LEFT};
 use crate::input::{Input, InputError, Key, ScreenPoint};
 use crate::screen::{self, Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
+use pointer::PointerWatch;
 use windows::{PlasmaWindow, Windows};
 
 fn error(reason: impl Into<String>) -> ScreenError {
@@ -71,6 +73,22 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
             "org.kde.KWin.ScreenShot2 is not on the session bus: the kwin backend needs KDE Plasma's compositor, KWin 5.27 or later",
         ));
     }
+    // KWin vets each new Wayland connection against the .desktop files (it took 1.2-1.5
+    // s under load): meanwhile, on a thread, ScreenShot2 is asked once (so that a
+    // refusal is one line before anything is played) and the pointer's watch starts.
+    let asking = {
+        let bus = bus.clone();
+        std::thread::spawn(move || {
+            let corner = ScreenRect {
+                x: 0,
+                y: 0,
+                width: 1,
+                height: 1,
+            };
+            capture_area(&bus, &corner)?;
+            Ok::<_, String>((!dry_run).then(|| PointerWatch::start(&bus)).flatten())
+        })
+    };
     let mut windows = Windows::open().map_err(error)?;
     let start = Instant::now();
     let (game, kind) = loop {
@@ -89,14 +107,10 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
         }
     };
     let info = game.info(0);
-    // KWin vouches for the screenshots apart from the Wayland side: ask once now, so
-    // that a refusal is one line before anything is played.
-    let corner = ScreenRect {
-        width: 1,
-        height: 1,
-        ..info.rect
-    };
-    capture_area(&bus, &corner).map_err(error)?;
+    let watch = asking
+        .join()
+        .map_err(|_| error("the ScreenShot2 check failed"))?
+        .map_err(error)?;
     info!("{} matches \"{wanted}\" by {kind}", info.describe());
     let found = format!(
         "window {} (matched by {kind} in KWin's window list)",
@@ -105,7 +119,7 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
     let input = if dry_run {
         None
     } else {
-        Some(KwinInput::open(windows.client.clone())?)
+        Some(KwinInput::open(windows.client.clone(), watch)?)
     };
     let saver = super::has_owner(&bus, "org.freedesktop.ScreenSaver");
     Ok(Opened {
@@ -143,7 +157,15 @@ impl KwinScreen {
 
     /// A picture of `area` (screen pixels) from ScreenShot2.
     fn shot(&self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
-        capture_area(&self.bus, area).map_err(|reason| {
+        let start = Instant::now();
+        let shot = capture_area(&self.bus, area);
+        debug!(
+            "ScreenShot2 of {}x{} took {} ms",
+            area.width,
+            area.height,
+            start.elapsed().as_millis()
+        );
+        shot.map_err(|reason| {
             // A refusal is KWin's decision about this program, not a passing fault:
             // said once and not tried again (KWin may notice a removed .desktop file
             // only after the first screenshot it allowed).
@@ -253,7 +275,7 @@ pub fn capture_area(bus: &Connection, area: &ScreenRect) -> Result<RgbaImage, St
             area.width,
             area.height,
             options,
-            zbus::zvariant::Fd::from(OwnedFd::from(writer)),
+            zbus::zvariant::Fd::from(writer),
         ),
     );
     // The write end went with the message: the reader sees the end of the pixels.
@@ -324,10 +346,29 @@ pub struct KwinInput {
     client: Rc<RefCell<Client>>,
     fake: OrgKdeKwinFakeInput,
     at: Option<ScreenPoint>,
+    /// Where KWin's pointer is, when KWin runs the bot's script.
+    watch: Option<PointerWatch>,
 }
 
 impl KwinInput {
-    fn open(shared: Rc<RefCell<Client>>) -> Result<KwinInput, ScreenError> {
+    /// The fake input on its own connection, with a watch on the pointer: the test's
+    /// "user", which moves the pointer as a hand on the mouse would.
+    pub fn open_alone() -> Result<KwinInput, ScreenError> {
+        let windows = Windows::open().map_err(error)?;
+        KwinInput::open(windows.client, None)
+    }
+
+    /// Moves the pointer to `at` (no click).
+    pub fn move_to(&mut self, at: ScreenPoint) -> Result<(), InputError> {
+        self.fake.pointer_motion_absolute(at.x as f64, at.y as f64);
+        self.at = Some(at);
+        self.sent()
+    }
+
+    fn open(
+        shared: Rc<RefCell<Client>>,
+        watch: Option<PointerWatch>,
+    ) -> Result<KwinInput, ScreenError> {
         let mut client = shared.borrow_mut();
         if client.global_version("org_kde_kwin_fake_input") < 4 {
             return Err(error(
@@ -344,7 +385,8 @@ impl KwinInput {
         Ok(KwinInput {
             client: shared,
             fake,
-            at: None,
+            at: watch.as_ref().and_then(|w| w.place(Duration::from_secs(1))),
+            watch,
         })
     }
 
@@ -353,6 +395,14 @@ impl KwinInput {
             .borrow_mut()
             .roundtrip()
             .map_err(InputError::Send)
+    }
+}
+
+impl Drop for KwinInput {
+    /// KWin drops what a client sent but KWin did not read yet when the client goes
+    /// away: the last keys are waited for.
+    fn drop(&mut self) {
+        let _ = self.sent();
     }
 }
 
@@ -365,16 +415,20 @@ impl Input for KwinInput {
         self.sent()
     }
 
+    /// Sent without waiting for KWin: the focus look before the next key waits for
+    /// KWin's answer on the same connection, which comes after this key is taken.
     fn key(&mut self, key: Key) -> Result<(), InputError> {
         let code = evdev_code(key);
         self.fake.keyboard_key(code, 1);
         self.fake.keyboard_key(code, 0);
-        self.sent()
+        self.client.borrow_mut().flush().map_err(InputError::Send)
     }
 
-    /// KWin does not tell a client where the pointer is: where the bot put it.
+    /// Where KWin's script last saw the pointer; without the script, where the bot put
+    /// it (then a hand on the mouse is not seen).
     fn pointer(&mut self) -> Result<ScreenPoint, InputError> {
-        Ok(self.at.unwrap_or(ScreenPoint { x: -1, y: -1 }))
+        let watched = self.watch.as_ref().and_then(|w| w.place(Duration::ZERO));
+        Ok(watched.or(self.at).unwrap_or(ScreenPoint { x: -1, y: -1 }))
     }
 
     fn keys_held(&mut self) -> Result<bool, InputError> {
