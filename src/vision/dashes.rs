@@ -26,22 +26,28 @@ const MAX_GAP: f32 = 2.0;
 const MIN_THIN_SHARE: f32 = 0.75;
 
 /// The picture with the gaps of its dashed lines filled with the lines' colour, or
-/// `None` when it has none (or is too big to search).
+/// `None` when it has none (or is too big to search). Ink is what stands out from the
+/// picture's commonest luminance (light on dark or dark on light).
 pub fn bridge_dashes(rgb: &RgbImage) -> Option<RgbImage> {
     let (w, h) = (rgb.width() as usize, rgb.height() as usize);
     if (w * h) as u64 > MAX_PIXELS || w < 2 || h < 2 {
         return None;
     }
-    let bg = background_luminance(rgb);
-    let ink: Vec<bool> = rgb
-        .pixels()
-        .map(|p| luminance(p.0).abs_diff(bg) >= INK_STEP)
-        .collect();
+    let lum: Vec<u32> = rgb.pixels().map(|p| luminance(p.0).min(255)).collect();
+    let bg = background_luminance(&lum);
+    let ink: Vec<bool> = lum.iter().map(|&l| l.abs_diff(bg) >= INK_STEP).collect();
+    let mut out = rgb.clone();
+    join_runs(rgb, &ink, &mut out).then_some(out)
+}
+
+/// Fills, in `out`, the gaps of the dashed lines of `ink` (a pixel mask of `rgb`) with
+/// the colour of the dash before each; true when it filled any.
+fn join_runs(rgb: &RgbImage, ink: &[bool], out: &mut RgbImage) -> bool {
+    let (w, h) = (rgb.width() as usize, rgb.height() as usize);
     // How thick the ink is across each pixel: its run down the column (for rows) and
     // along the row (for columns), capped at 255.
-    let across_rows = run_lengths(&ink, w, h, false);
-    let across_cols = run_lengths(&ink, w, h, true);
-    let mut out = rgb.clone();
+    let across_rows = run_lengths(ink, w, h, false);
+    let across_cols = run_lengths(ink, w, h, true);
     let mut changed = false;
     for y in 0..h {
         let line: Vec<(bool, u8)> = (0..w)
@@ -67,14 +73,14 @@ pub fn bridge_dashes(rgb: &RgbImage) -> Option<RgbImage> {
             changed = true;
         }
     }
-    changed.then_some(out)
+    changed
 }
 
 /// The most common luminance: a terminal's (or a window's) background.
-fn background_luminance(rgb: &RgbImage) -> u32 {
+fn background_luminance(lum: &[u32]) -> u32 {
     let mut counts = [0u32; 256];
-    for p in rgb.pixels() {
-        counts[luminance(p.0).min(255) as usize] += 1;
+    for &l in lum {
+        counts[l as usize] += 1;
     }
     (0..256).max_by_key(|&v| counts[v]).unwrap_or(255) as u32
 }

@@ -68,7 +68,9 @@ pub(super) fn locate_screen_grid(rgb: &image::RgbImage) -> (Regions, Option<Latt
             tracing::debug!("boxes found once dashed lines were joined");
             return (joined, Some(boxes));
         }
-        if let Some(boxes) = locate_unlined_boxes(&joined, &bridged) {
+        // The boxes' contents as the picture shows them (digits' strokes that line up
+        // down a column may have been joined as well).
+        if let Some(boxes) = locate_unlined_boxes(&joined, rgb) {
             return (joined, Some(boxes));
         }
     }
