@@ -115,6 +115,52 @@ fn screenshots_scaled_down_to_13_and_15_px_cells_are_read_or_refused_never_misre
     );
 }
 
+/// Reads each of `names` (in the MANIFEST) with a fresh reader; the misreads and
+/// refusals, one a line.
+fn misread(names: &[&str]) -> Vec<String> {
+    let fixtures = manifest();
+    let mut wrong = Vec::new();
+    for name in names {
+        let (path, want, what) = fixtures
+            .iter()
+            .find(|(p, _, _)| p.file_name().is_some_and(|f| f == *name))
+            .unwrap_or_else(|| panic!("{name} in the MANIFEST"));
+        let mut reader = Reader::new().expect("Tesseract starts");
+        let picture = image::open(path).expect("fixture opens");
+        match reader.read(&picture, None) {
+            Ok(r) if r.grid.to_line() == *want => {}
+            Ok(r) => wrong.push(format!("{name}: read {} ({what})", r.grid.to_line())),
+            Err(e) => wrong.push(format!("{name}: {e} ({what})")),
+        }
+    }
+    wrong
+}
+
+#[test]
+fn terminal_grids_drawn_with_characters_read_exactly() {
+    // Real curses games in xterm: an ASCII grid with no lines between cells (Debian's
+    // `sudoku`), and a box-drawing grid whose heavy lines the font draws as dashes
+    // (play-sudoku). Before the dashed lines were joined, neither had a grid.
+    // In a game in progress, digits' upright strokes that line up down a column are
+    // joined like a dashed line too; the cells are cut where the picture's own ink
+    // stands.
+    let wrong = misread(&[
+        "sudoku-console-xterm-24.png",
+        "sudoku-console-xterm-24-progress.png",
+        "sudoku-console-screen-24-progress.png",
+        "play-sudoku-xterm-48.png",
+    ]);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_grid_of_box_borders_labels_and_entry_widgets_reads_exactly() {
+    // Kaidoku (Tk): 1 px box borders only, clues as labels on grey, empty cells as
+    // entry widgets whose sunken outline is no digit.
+    let wrong = misread(&["kaidoku-window-30.png"]);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 fn one_reader_reads_a_sequence_of_pictures_of_one_app_reusing_known_glyphs() {
     // The bot keeps one reader: glyphs recognised in one capture are reused in the next.

@@ -159,10 +159,12 @@ fn find_bar(cell: &CellInk) -> Option<Bar> {
         if (gx0 > 0 && !beside(gx0 - 1)) || (gx1 < w && !beside(gx1)) {
             continue;
         }
-        // The other ink, away from the bar and its fringe.
+        // The other ink, away from the bar and its fringe; rows inked across most of
+        // the cell are a frame (a focused entry's ring), not the digit.
         let near = |c: usize| c + 1 >= gx0 && c <= gx1;
+        let frame = |y: usize| (0..w).filter(|&c| cell.ink(c, y)).count() * 10 >= w * 6;
         let rows: Vec<usize> = (0..h)
-            .filter(|&y| (0..w).any(|c| !near(c) && cell.ink(c, y)))
+            .filter(|&y| !frame(y) && (0..w).any(|c| !near(c) && cell.ink(c, y)))
             .collect();
         let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else {
             continue;
@@ -280,6 +282,20 @@ mod tests {
         fill(&mut p, 22, 8, 1, 26);
         assert!(erase_caret(&mut p, &b));
         assert_eq!(p, one);
+    }
+
+    #[test]
+    fn a_caret_inside_a_focus_ring_is_painted_over_and_the_ring_kept() {
+        // Kaidoku's focused entry: a 1 px ring round the field, inside the cell's
+        // inset, above and below the caret.
+        let (mut p, b) = cell();
+        glyph(&mut p, 12);
+        fill(&mut p, 4, 5, 32, 1);
+        fill(&mut p, 4, 35, 32, 1);
+        let digit = p.clone();
+        fill(&mut p, 24, 8, 1, 26);
+        assert!(erase_caret(&mut p, &b));
+        assert_eq!(p, digit);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! (its digits and broken lines are holes in it); the cells are the boxes cut along
 //! the lines found inside them.
 
-use super::lattice_checks::CHECKER_CONTRAST;
+use super::lattice_checks::{boxes_go_on, CHECKER_CONTRAST};
 use super::locate::{box_corners, squares, Candidate, Lattice, MIN_CELL};
 use super::regions::{luminance, Regions};
 use super::Rect;
@@ -63,11 +63,7 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
             if found < MIN_BOXES_FOUND || best.as_ref().is_some_and(|b| b.0 >= found) {
                 continue;
             }
-            let outside = (-1..=3)
-                .flat_map(|j| (-1..=3).map(move |i| (i, j)))
-                .filter(|&(i, j)| !((0..3).contains(&i) && (0..3).contains(&j)))
-                .any(|(i, j)| at(ox + i as f32 * p, oy + j as f32 * p, s).is_some());
-            if outside {
+            if boxes_go_on(|i, j| at(ox + i as f32 * p, oy + j as f32 * p, s).is_some()) {
                 tracing::debug!("boxes of a pattern that goes on, not a grid");
                 continue;
             }

@@ -99,3 +99,13 @@ pub(super) fn regular(centres: &[f32], s: f32) -> Option<f32> {
     let hi = inner.iter().cloned().fold(0.0, f32::max);
     (hi <= lo * 1.15 + 2.0 && hi <= MAX_INNER_PITCH * s).then(|| inner.iter().sum::<f32>() / 6.0)
 }
+
+/// True when a box like the grid's own lies one step past the 3x3 of boxes, in any of
+/// the 16 places around it (`box_at(i, j)`: whether one is at column `i`, row `j` of
+/// the box pitch, 0..3 being the grid's): a pattern that goes on, not a grid.
+pub(super) fn boxes_go_on(box_at: impl Fn(i32, i32) -> bool) -> bool {
+    (-1..=3)
+        .flat_map(|j| (-1..=3).map(move |i| (i, j)))
+        .filter(|&(i, j)| !((0..3).contains(&i) && (0..3).contains(&j)))
+        .any(|(i, j)| box_at(i, j))
+}

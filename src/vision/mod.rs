@@ -189,6 +189,7 @@ pub use reader::{ReadError, Reader, ReaderOptions};
 pub mod boxes;
 pub mod classifier;
 pub mod components;
+pub mod dashes;
 pub mod debug;
 pub mod dots;
 pub mod glyphs;
@@ -201,6 +202,7 @@ pub mod regions;
 pub mod rules;
 pub mod screen_grid;
 pub mod signature;
+pub mod unlined_boxes;
 
 #[cfg(test)]
 mod tests {

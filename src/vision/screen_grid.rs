@@ -2,8 +2,10 @@
 //! from the cheapest and most exact to the most forgiving.
 
 use super::boxes::{box_candidates, locate_boxes, TINY_CELL};
+use super::dashes::bridge_dashes;
 use super::locate::{locate_lattice, Lattice};
 use super::regions::{label_regions, luminance, smooth, Regions};
+use super::unlined_boxes::locate_unlined_boxes;
 
 /// Radius of the blur that flattens textured tiles when the plain picture shows no grid
 /// (and merges cells across faint thin lines that JPEG has blurred).
@@ -13,7 +15,10 @@ const TEXTURE_RADIUS: u32 = 3;
 /// flat regions; else on a smoothed copy (textured tiles); else as nine 3x3 boxes
 /// (dashed or dotted lines between cells), found among all regions, or on the smoothed
 /// copy (faint thin lines JPEG has blurred into the cells, which merge some cells and
-/// not others), or among the regions between dark lines only (tiny cells). A lattice
+/// not others), or among the regions between dark lines only (tiny cells); else on a
+/// copy whose dashed lines are joined (a terminal's grid drawn with characters), as
+/// cells, boxes, or boxes with nothing between their cells; else as boxes with nothing
+/// between their cells (box borders only, cut where their contents stand). A lattice
 /// found on the smoothed copy is grown back by the blur's radius.
 pub(super) fn locate_screen_grid(rgb: &image::RgbImage) -> (Regions, Option<Lattice>) {
     let regions = label_regions(rgb);
@@ -48,8 +53,33 @@ pub(super) fn locate_screen_grid(rgb: &image::RgbImage) -> (Regions, Option<Latt
     // the dark (thick) lines alone.
     let dark = label_regions(&dark_only(rgb));
     let tiny = |l: &Lattice| l.cells[40].w.max(l.cells[40].h) < TINY_CELL;
-    let boxes = locate_boxes(&dark, rgb).filter(tiny);
-    (dark, boxes)
+    if let Some(boxes) = locate_boxes(&dark, rgb).filter(tiny) {
+        return (dark, Some(boxes));
+    }
+    // A grid drawn with a terminal's characters: its lines are broken where one
+    // character meets the next; made whole, the cells (or boxes) are regions again.
+    if let Some(bridged) = bridge_dashes(rgb) {
+        let joined = label_regions(&bridged);
+        if let Some(lattice) = locate_lattice(&joined) {
+            tracing::debug!("cells found once dashed lines were joined");
+            return (joined, Some(lattice));
+        }
+        if let Some(boxes) = locate_boxes(&joined, &bridged) {
+            tracing::debug!("boxes found once dashed lines were joined");
+            return (joined, Some(boxes));
+        }
+        // The boxes' contents as the picture shows them (digits' strokes that line up
+        // down a column may have been joined as well).
+        if let Some(boxes) = locate_unlined_boxes(&joined, rgb) {
+            return (joined, Some(boxes));
+        }
+    }
+    // Box borders and nothing between the cells but what is in them (labels, entry
+    // widgets): the boxes cut where their contents stand.
+    if let Some(boxes) = locate_unlined_boxes(&regions, rgb) {
+        return (regions, Some(boxes));
+    }
+    (dark, None)
 }
 
 /// The picture with only its dark pixels kept (black), all else white: thin grey lines

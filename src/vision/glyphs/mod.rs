@@ -372,15 +372,20 @@ impl InkBox {
                 x1: x,
                 y1: y,
             };
+            let mut pixels = 0u32;
             flood.fill(|px, py| {
                 b.x0 = b.x0.min(px);
                 b.x1 = b.x1.max(px);
                 b.y0 = b.y0.min(py);
                 b.y1 = b.y1.max(py);
+                pixels += 1;
             });
             let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
             let crosses = (b.x0 == 0 && b.x1 == w - 1) || (b.y0 == 0 && b.y1 == h - 1);
-            if (!touches || (keep_touching && !crosses)) && !edge_streak(&b, w, h) {
+            if (!touches || (keep_touching && !crosses))
+                && !edge_streak(&b, w, h)
+                && !outline(&b, pixels, w, h)
+            {
                 blobs.push(b);
             }
         }
@@ -402,6 +407,25 @@ impl InkBox {
         })
     }
 }
+
+/// A hollow blob nearly as wide as the box and most of its height is the cell's own
+/// outline (an entry widget's sunken frame, drawn inside a cell with no lines around
+/// it), not a digit: digits are at most about two thirds as wide as their cell.
+fn outline(b: &Blob, pixels: u32, w: u32, h: u32) -> bool {
+    let (bw, bh) = (b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
+    bw as f32 >= OUTLINE_WIDTH * w as f32
+        && bh as f32 >= OUTLINE_HEIGHT * h as f32
+        && (pixels as f32) <= OUTLINE_FILL * (bw * bh) as f32
+}
+
+/// An outline spans at least this share of the box's width (no digit does) ...
+const OUTLINE_WIDTH: f32 = 0.8;
+/// ... and this share of its height (an entry is wider than tall) ...
+const OUTLINE_HEIGHT: f32 = 0.6;
+/// ... and its ink covers at most this share of its own box (a cursor block filled
+/// with colour is no outline: it may hold a digit in inverse video; an entry's frame
+/// seen at half the ink contrast, its light edges and focus ring too, covers 30%).
+const OUTLINE_FILL: f32 = 0.5;
 
 /// What a solid block of ink (over [`MAX_FILL`] of its box) is.
 enum Block {
