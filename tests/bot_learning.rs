@@ -193,6 +193,16 @@ fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {
 }
 
 #[test]
+fn a_click_that_entered_the_very_digit_to_play_is_a_palette_not_a_deaf_game() {
+    // KSudoku under load: a click on the empty r1c1 enters the palette's digit, which
+    // is the digit r1c1 needs (9), so the key 9 that follows changes nothing. That is
+    // the digit in its cell, not "neither a click nor the key changed anything".
+    let game = solved_sim_game(|g| g.palette = Some(9));
+    let g = game.borrow();
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
+}
+
+#[test]
 fn shorter_pauses_are_tried_once_learnt_and_dropped_at_the_first_digit_in_the_wrong_cell() {
     // A game that takes the focus 80 ms after a click: the configured 100 ms are
     // enough, the 50 ms on trial are not.

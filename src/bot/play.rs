@@ -299,7 +299,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Clears the selected cell before a digit is typed over another: Backspace, then
     /// Delete (a text field's caret may be before or after its character), each after
     /// the focus check. `Some` when play must stop instead.
-    fn clear_cell(
+    pub(super) fn clear_cell(
         &mut self,
         start: &WindowView,
         map: &CellMap,

@@ -104,6 +104,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Then::Again => continue,
                 Then::Done(observed) => return Ok(observed),
             };
+            // A cell that shows another digit is cleared first: a text field keeps
+            // its first character when typed over (retyped cells come here while the
+            // game is still being learnt, which a busy machine makes common).
+            if m.clear {
+                if let Some(stop) = self.clear_cell(start, map)? {
+                    return Ok(Observed::Stop(stop));
+                }
+            }
             if probing && self.model.method != Some(InputMethod::Pad) {
                 if let Some(observed) = self.probe_focus(&mv, selected)? {
                     return Ok(observed);
