@@ -202,6 +202,48 @@ fn a_click_that_entered_the_very_digit_to_play_is_a_palette_not_a_deaf_game() {
     assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
 }
 
+/// Plays the simulated game whose click opens a number wheel over the cell and its
+/// neighbours (made what the test needs by `change`); the game, solved.
+fn solved_with_a_wheel(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
+    solved_sim_game(|g| {
+        g.wheel = true;
+        g.draws_selection = true;
+        g.app_name = "Wheel-sudoku";
+        change(g);
+    })
+}
+
+/// Clicks that did not land on a cell of the grid, and how many Escape keys went.
+fn clicks_beside_and_escapes(g: &sim::Game) -> (usize, usize) {
+    let beside = g.clicks().iter().filter(|&&p| g.cell_at(p).is_none()).count();
+    let escapes = g.events.iter().filter(|e| **e == Event::Key(Key::Escape)).count();
+    (beside, escapes)
+}
+
+#[test]
+fn a_number_wheel_a_click_opens_over_the_grid_is_closed_with_escape_after_each_digit() {
+    let game = solved_with_a_wheel(|_| {});
+    let g = game.borrow();
+    // Every digit typed once, into its cell: no click landed on a wedge of a wheel
+    // left open (which would have put its digit in another cell).
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+    let (beside, escapes) = clicks_beside_and_escapes(&g);
+    assert_eq!(beside, 0);
+    assert_eq!(escapes, empty_cells(&g.givens).len());
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+#[test]
+fn a_number_wheel_that_ignores_escape_is_closed_with_a_click_beside_the_grid() {
+    let game = solved_with_a_wheel(|g| g.wheel_ignores_escape = true);
+    let g = game.borrow();
+    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+    // One click beside the grid after each digit, inside the game's window.
+    let (beside, _) = clicks_beside_and_escapes(&g);
+    assert_eq!(beside, empty_cells(&g.givens).len());
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
 #[test]
 fn shorter_pauses_are_tried_once_learnt_and_dropped_at_the_first_digit_in_the_wrong_cell() {
     // A game that takes the focus 80 ms after a click: the configured 100 ms are

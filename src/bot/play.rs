@@ -286,6 +286,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.input.key(Key::Digit(m.digit))?;
             }
         }
+        if let Some(stop) = self.close_popover(start, map, &mut round.left_pointer_at)? {
+            return Ok(Some(stop));
+        }
         round.selected = Some(m.cell);
         if let Trial::Trying { cells, .. } = &mut self.model.trial {
             cells.push(m.cell);
@@ -321,7 +324,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// Sends `keys`, each after the focus check and followed by `delays.after_arrow`;
     /// `Some` when play must stop instead.
-    fn send_keys(
+    pub(super) fn send_keys(
         &mut self,
         keys: impl IntoIterator<Item = Key>,
         start: &WindowView,

@@ -30,11 +30,13 @@ mod lessons;
 mod looks;
 mod moves;
 mod pad;
+mod popover;
 
 use arrows::ArrowsDid;
 use inputs::{Clicked, KeyEffect};
 use looks::{looks_differ, Look};
 use moves::{KeySent, Observing, Selection, Then};
+pub(in crate::bot) use popover::Popover;
 
 /// Moves in a row that must go as expected before the bot stops looking after each.
 pub(super) const CONFIRM_MOVES: u32 = 2;
@@ -101,6 +103,8 @@ pub(super) struct Model {
     pub memory_checked: bool,
     /// The hypotheses about the game's pace, with what was seen for them.
     pub beliefs: super::beliefs::Beliefs,
+    /// What a click opens over the grid (a popover, a number wheel), and what closes it.
+    pub popover: Popover,
 }
 
 /// Arrow keys in place of clicks. A game that shows its selection and takes digit keys

@@ -124,7 +124,7 @@ impl GridReader for SimReader {
             }
         }
         match g.read_mode.clone() {
-            ReadMode::Truth => Ok(g.reading_of(g.board)),
+            ReadMode::Truth => Ok(g.reading_of(g.seen_under_wheel(g.board))),
             ReadMode::CacheEchoes(grid) if g.digits_typed > 0 => Ok(g.reading_of(grid)),
             ReadMode::CacheEchoes(_) => Ok(g.reading_of(g.board)),
             ReadMode::NoGrid => Err(ReadError::NoGrid),
@@ -286,6 +286,19 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
     if g.clicks_ignored {
         return;
     }
+    if let Some(w) = g.wheel_at {
+        // The open wheel takes the click: a wedge enters its digit into the wheel's
+        // cell; anywhere else closes the wheel, and the click does nothing more.
+        match g.cell_at(at).filter(|n| game::wheel_cells(w).contains(n)) {
+            Some(n) => {
+                if let Some(d) = game::wedge_digit(w, n) {
+                    type_digit(g, d);
+                }
+            }
+            None => g.wheel_at = None,
+        }
+        return;
+    }
     if let Some(pad) = g.pad.clone() {
         let (wx, wy) = (g.window.x as f32, g.window.y as f32);
         if let Some(d) = pad.iter().position(|[px, py]| {
@@ -305,6 +318,9 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
         g.pending_focus = Some((cell, std::time::Instant::now()));
     } else {
         g.selected = cell;
+    }
+    if g.wheel {
+        g.wheel_at = cell;
     }
 }
 
@@ -363,7 +379,11 @@ fn take_key(g: &mut Game, key: Key) {
                 g.board.set(cell / 9, cell % 9, 0);
             }
         }
-        Key::Escape => {}
+        Key::Escape => {
+            if !g.wheel_ignores_escape {
+                g.wheel_at = None;
+            }
+        }
     }
 }
 

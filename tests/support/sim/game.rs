@@ -80,6 +80,9 @@ impl Game {
             pending: Vec::new(),
             arrows_skip_givens: false,
             arrows_scroll: None,
+            wheel: false,
+            wheel_ignores_escape: false,
+            wheel_at: None,
         }))
     }
 
@@ -240,7 +243,50 @@ impl Game {
                 }
             }
         }
+        if let Some(w) = self.wheel_at {
+            self.draw_wheel(&mut pic, w);
+        }
         pic
+    }
+
+    /// The wheel over cell `w` and its neighbours: a light disc (the block of nine
+    /// cells), each wedge marked by its digit's bar, the centre by the cell's digit.
+    fn draw_wheel(&self, pic: &mut RgbaImage, w: usize) {
+        let (cw, ch) = self.cell_size();
+        for n in wheel_cells(w) {
+            let x0 = (self.corners[0].x + cw * (n % 9) as f32) as u32;
+            let y0 = (self.corners[0].y + ch * (n / 9) as f32) as u32;
+            let mark = match wedge_digit(w, n) {
+                Some(d) => d as u32,
+                None => self.board.cells()[w] as u32,
+            };
+            for y in y0..y0 + ch as u32 {
+                for x in x0..x0 + cw as u32 {
+                    let bar = x >= x0 + 8 && x < x0 + 16 && y >= y0 + 8 && y < y0 + 12 + 2 * mark;
+                    let colour = if bar && mark > 0 {
+                        Rgba([60, 60, 140, 255])
+                    } else {
+                        Rgba([215, 215, 240, 255])
+                    };
+                    if x < pic.width() && y < pic.height() {
+                        pic.put_pixel(x, y, colour);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the reader sees under an open wheel: the wedges' digits in the neighbours'
+    /// places, the cell's own digit in the centre.
+    pub(super) fn seen_under_wheel(&self, mut grid: Grid) -> Grid {
+        if let Some(w) = self.wheel_at {
+            for n in wheel_cells(w) {
+                if let Some(d) = wedge_digit(w, n) {
+                    grid.set(n / 9, n % 9, d);
+                }
+            }
+        }
+        grid
     }
 
     pub(super) fn reading_of(&self, grid: Grid) -> Reading {
@@ -364,4 +410,33 @@ impl Game {
             self.above.push((dialog, usize::MAX));
         }
     }
+}
+
+/// The cells a wheel around `w` covers: `w` and its neighbours inside the grid.
+pub(super) fn wheel_cells(w: usize) -> Vec<usize> {
+    let (r, c) = ((w / 9) as i32, (w % 9) as i32);
+    let mut out = Vec::new();
+    for dr in -1..=1 {
+        for dc in -1..=1 {
+            let (nr, nc) = (r + dr, c + dc);
+            if (0..9).contains(&nr) && (0..9).contains(&nc) {
+                out.push((nr * 9 + nc) as usize);
+            }
+        }
+    }
+    out
+}
+
+/// The digit of the wedge of a wheel around `w` that lies over cell `n`: 1 to 8 for
+/// the neighbours, clockwise from the top left; none for the centre.
+pub(super) fn wedge_digit(w: usize, n: usize) -> Option<u8> {
+    let (dr, dc) = (
+        (n / 9) as i32 - (w / 9) as i32,
+        (n % 9) as i32 - (w % 9) as i32,
+    );
+    let order = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)];
+    order
+        .iter()
+        .position(|&o| o == (dr, dc))
+        .map(|k| k as u8 + 1)
 }

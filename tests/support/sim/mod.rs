@@ -241,6 +241,16 @@ pub struct Game {
     /// Arrow keys scroll the page up by this many pixels (a page that leaves them to
     /// the browser); the selection stays.
     pub arrows_scroll: Option<u32>,
+    /// A click on a cell selects it and opens a number wheel over it and its eight
+    /// neighbours: the neighbours' places are wedges showing 1 to 8 (a click on one
+    /// enters its digit into the wheel's cell), the centre shows the cell's digit.
+    /// Digit keys go to the wheel's cell; the wheel stays open after them. Escape, or
+    /// a click outside the wheel (which does nothing else), closes it.
+    pub wheel: bool,
+    /// The wheel ignores Escape (only a click outside it closes it).
+    pub wheel_ignores_escape: bool,
+    /// The cell the open wheel is around.
+    pub wheel_at: Option<usize>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
