@@ -365,3 +365,27 @@ fn a_text_field_retyped_while_the_game_is_still_being_learnt_is_cleared_first() 
         g.events
     );
 }
+
+#[test]
+fn a_win_banner_across_one_row_is_read_in_that_row_and_quoted() {
+    // game-sudoku (pygame): "Successful!!" across row 5, over its digits, once solved;
+    // read over the whole grid, the word is lost among the digits.
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.banner = Some("Successful!!".into());
+        g.banner_row = Some(4);
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once();
+    match outcome {
+        Ok(Outcome::Solved {
+            verified: Verification::Message { words, from },
+            ..
+        }) => {
+            assert_eq!(words, "Successful!!");
+            assert_eq!(from, "a banner over the grid");
+        }
+        other => panic!("{other:?}"),
+    }
+}

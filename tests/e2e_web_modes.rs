@@ -206,6 +206,39 @@ fn a_game_that_takes_digits_only_from_its_number_pad_is_played_with_the_pad() {
 }
 
 #[test]
+fn a_number_wheel_a_click_opens_over_the_grid_is_closed_after_each_digit() {
+    // A click on an empty cell opens a wheel of nine wedges around it, three cells
+    // wide, which stays open after a digit: a click on a neighbour would land on a
+    // wedge and put its digit in the wrong cell (a mistake the game counts).
+    let Some(stderr) = plays(
+        "theme=flat&cell=40&click=wheel&accept=any",
+        600,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    ) else {
+        return;
+    };
+    assert!(stderr.contains("opens something over the grid"), "{stderr}");
+    assert!(stderr.contains("learnt: Escape closes"), "{stderr}");
+}
+
+#[test]
+fn a_pad_only_game_with_a_colour_filled_selection_and_a_win_banner_on_a_row_is_solved() {
+    // Keys do nothing, the selected cell is filled with colour (no frame), digits go
+    // in from the pad only, and once solved a banner covers the grid's last row.
+    let Some(stderr) = plays(
+        "theme=flat&cell=40&pad=right&keys=off&selection=fill&win=banner&accept=any",
+        760,
+        620,
+        "Web Sudoku - Solved 1, mistakes 0",
+    ) else {
+        return;
+    };
+    assert!(stderr.contains("its number pad enters digits"), "{stderr}");
+    assert!(stderr.contains("Puzzle solved"), "{stderr}");
+}
+
+#[test]
 fn a_game_that_checks_entries_against_its_own_solution_gets_that_solution() {
     // Four solutions; the game stores one, marks other entries red and counts them as
     // mistakes, and its window says whether the full grid is its solution.

@@ -108,9 +108,10 @@ impl GridReader for SimReader {
             return Ok(g.reading_of(Grid::EMPTY));
         }
         if g.banner.is_some() && g.is_solved() {
-            // The banner hides rows 4 to 6.
+            // The banner hides rows 4 to 6, or its own row.
+            let rows = g.banner_row.map_or(3..6, |r| r..r + 1);
             let mut seen = g.board;
-            for i in 27..54 {
+            for i in rows.start * 9..rows.end * 9 {
                 seen.set(i / 9, i % 9, 0);
             }
             return Ok(g.reading_of(seen));
@@ -187,6 +188,10 @@ impl GridReader for SimReader {
                 "Information" => "Sorry, your solution contains mistakes.".into(),
                 _ => g.dialog_words.clone(),
             });
+        }
+        let grid_height = g.corners[3].y - g.corners[0].y;
+        if g.banner_row.is_some() && picture.height() as f32 > grid_height / 3.0 {
+            return Ok(g.label.clone());
         }
         Ok(g.banner.clone().unwrap_or_else(|| g.label.clone()))
     }

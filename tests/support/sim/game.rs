@@ -50,6 +50,7 @@ impl Game {
             captures: 0,
             dialog_words: "Well done! You completed the puzzle in 1 minute.".into(),
             banner: None,
+            banner_row: None,
             victory: None,
             label: String::new(),
             area_captures: 0,

@@ -175,6 +175,10 @@ pub struct Game {
     pub dialog_words: String,
     /// The words of a banner the game draws over the grid once solved.
     pub banner: Option<String>,
+    /// The banner lies across this row only (else rows 4 to 6), and its words read
+    /// only in a picture of its own rows (in the whole grid they are lost among the
+    /// digits, as Tesseract loses a word drawn over a row of digits).
+    pub banner_row: Option<usize>,
     /// Once solved, the game shows a victory screen in place of the grid, with these
     /// words (none: a picture without words).
     pub victory: Option<String>,
