@@ -245,6 +245,26 @@ fn a_number_wheel_that_ignores_escape_is_closed_with_a_click_beside_the_grid() {
 }
 
 #[test]
+fn a_pad_only_game_whose_pad_picks_the_digit_before_the_cell_is_learnt() {
+    // Number Place: keys do nothing and a click selects nothing; a pad button beside
+    // the grid picks a digit that a click on a cell then enters (or takes out of a
+    // cell that holds it).
+    let pad: Vec<[f32; 2]> = (0..9).map(|k| [700.0, 100.0 + 55.0 * k as f32]).collect();
+    let game = solved_sim_game(|g| {
+        g.pad_first = true;
+        g.pad = Some(pad.clone());
+        g.app_name = "Number-place";
+    });
+    let g = game.borrow();
+    // Each empty cell got its digit once: none was clicked again with its digit
+    // picked (which would have emptied it).
+    assert_eq!(g.digits_typed, empty_cells(&g.givens).len(), "{:?}", g.events);
+    // Played digit by digit: each pad button picked once, give or take the first.
+    let on_pad = g.clicks().iter().filter(|&&p| g.cell_at(p).is_none()).count();
+    assert!(on_pad <= 10, "{on_pad} clicks on the pad");
+}
+
+#[test]
 fn shorter_pauses_are_tried_once_learnt_and_dropped_at_the_first_digit_in_the_wrong_cell() {
     // A game that takes the focus 80 ms after a click: the configured 100 ms are
     // enough, the 50 ms on trial are not.

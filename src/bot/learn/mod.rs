@@ -105,6 +105,11 @@ pub(super) struct Model {
     pub beliefs: super::beliefs::Beliefs,
     /// What a click opens over the grid (a popover, a number wheel), and what closes it.
     pub popover: Popover,
+    /// The number pad is a palette: its digit is picked first, then a click on a cell
+    /// enters it (no cell is ever selected).
+    pub pad_first: bool,
+    /// Whether the pad was tried as such a palette.
+    pub pad_first_tried: bool,
 }
 
 /// Arrow keys in place of clicks. A game that shows its selection and takes digit keys
@@ -149,9 +154,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             0
         };
         if !self.model.learning() {
+            let method = if self.model.pad_first {
+                "the number pad picks a digit, a click on a cell enters it"
+            } else {
+                describe_method(self.model.method.unwrap_or_default())
+            };
             info!(
-                "learnt: {}; {} ms after a click, {} ms after a key (learning took {} ms)",
-                describe_method(self.model.method.unwrap_or_default()),
+                "learnt: {method}; {} ms after a click, {} ms after a key (learning took {} ms)",
                 self.pace.after_click,
                 self.pace.after_key,
                 self.model.started.map_or(0, |t| t.elapsed().as_millis())

@@ -139,6 +139,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             match self.learn_from_key(&mv, effect, &selection, &key, &mut first_try, selected)? {
                 Then::Go(()) | Then::Again => {}
+                // The palette pad's last click was on the move's cell.
+                Then::Done(Observed::Entered) if self.model.pad_first => {
+                    *left_pointer_at = Some(m.at);
+                    return Ok(Observed::Entered);
+                }
                 Then::Done(Observed::Entered) if self.model.popover != Popover::Unseen => {
                     if let Some(stop) = self.after_popover_digit(&mv, left_pointer_at)? {
                         return Ok(Observed::Stop(stop));

@@ -189,6 +189,11 @@ impl GridReader for SimReader {
                 _ => g.dialog_words.clone(),
             });
         }
+        if g.pad_first && picture.height() < 100 {
+            if let Some(d) = game::pad_bar_digit(picture) {
+                return Ok(d.to_string());
+            }
+        }
         let grid_height = g.corners[3].y - g.corners[0].y;
         if g.banner_row.is_some() && picture.height() as f32 > grid_height / 3.0 {
             return Ok(g.label.clone());
@@ -309,9 +314,24 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
         if let Some(d) = pad.iter().position(|[px, py]| {
             (wx + px - at.x as f32).abs() < 3.0 && (wy + py - at.y as f32).abs() < 3.0
         }) {
-            type_digit(g, d as u8 + 1);
+            if g.pad_first {
+                g.picked = Some(d as u8 + 1);
+            } else {
+                type_digit(g, d as u8 + 1);
+            }
             return;
         }
+    }
+    if g.pad_first {
+        // The picked digit goes into the clicked cell, or leaves it if it held it.
+        if let (Some(d), Some(c)) = (g.picked, g.cell_at(at)) {
+            if g.givens.cells()[c] == 0 {
+                let now = if g.board.cells()[c] == d { 0 } else { d };
+                g.board.set(c / 9, c % 9, now);
+                g.after_digit();
+            }
+        }
+        return;
     }
     let cell = g.cell_at(at);
     if let (Some(d), Some(c)) = (g.palette, cell) {
@@ -331,6 +351,9 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
 
 /// What a key the game takes does.
 fn take_key(g: &mut Game, key: Key) {
+    if g.pad_first {
+        return;
+    }
     if g.menu_on_arrows && matches!(key, Key::Up | Key::Down | Key::Left | Key::Right) {
         g.in_menu = true;
         return;

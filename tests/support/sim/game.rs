@@ -84,6 +84,8 @@ impl Game {
             wheel: false,
             wheel_ignores_escape: false,
             wheel_at: None,
+            pad_first: false,
+            picked: None,
         }))
     }
 
@@ -246,6 +248,17 @@ impl Game {
         }
         if let Some(w) = self.wheel_at {
             self.draw_wheel(&mut pic, w);
+        }
+        if let (true, Some(pad)) = (self.pad_first, &self.pad) {
+            for (k, [px, py]) in pad.iter().enumerate() {
+                let w = pad_bar_width(k as u8 + 1);
+                let (x0, y0) = (*px as u32 - w / 2, *py as u32 - 15);
+                for y in y0..y0 + 30 {
+                    for x in x0..x0 + w {
+                        pic.put_pixel(x, y, Rgba([30, 30, 30, 255]));
+                    }
+                }
+            }
         }
         pic
     }
@@ -440,4 +453,25 @@ pub(super) fn wedge_digit(w: usize, n: usize) -> Option<u8> {
         .iter()
         .position(|&o| o == (dr, dc))
         .map(|k| k as u8 + 1)
+}
+
+/// The width of the bar a palette pad's button for `digit` is drawn as.
+pub(super) fn pad_bar_width(digit: u8) -> u32 {
+    4 + 2 * digit as u32
+}
+
+/// The digit of a palette pad's bar in a picture of it (dark on light): a solid dark
+/// box whose width says the digit.
+pub(super) fn pad_bar_digit(picture: &DynamicImage) -> Option<u8> {
+    let grey = picture.to_luma8();
+    let dark: Vec<(u32, u32)> = grey
+        .enumerate_pixels()
+        .filter(|p| p.2 .0[0] < 100)
+        .map(|p| (p.0, p.1))
+        .collect();
+    let (x0, x1) = (dark.iter().map(|p| p.0).min()?, dark.iter().map(|p| p.0).max()?);
+    let (y0, y1) = (dark.iter().map(|p| p.1).min()?, dark.iter().map(|p| p.1).max()?);
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    let solid = dark.len() as u32 == w * h && h == 30;
+    (1..=9u8).find(|&d| solid && pad_bar_width(d) == w)
 }

@@ -255,6 +255,13 @@ pub struct Game {
     pub wheel_ignores_escape: bool,
     /// The cell the open wheel is around.
     pub wheel_at: Option<usize>,
+    /// The pad is a palette chosen first (Number Place): a click on a pad button picks
+    /// its digit, a click on a cell then enters it (or empties a cell that holds it);
+    /// nothing is selected, and keys do nothing. The pad's buttons are drawn as solid
+    /// bars 30 px tall, 4 + 2 x digit px wide, which the reader reads as their digit.
+    pub pad_first: bool,
+    /// The digit picked on such a pad.
+    pub picked: Option<u8>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
