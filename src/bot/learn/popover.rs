@@ -3,8 +3,8 @@
 //!
 //! Seen at the first click: digits outside the clicked cell no longer read as before.
 //! After the first digit went in, the bot looks how it closes, and keeps what worked:
-//! by itself (it closes with the digit), Escape, or a click on a plain spot of the
-//! window beside the grid. Each time, the cells around the move must read as expected
+//! by itself (it closes with the digit), a click on a plain spot of the window beside
+//! the grid, or Escape (last: some games take it for "back to the menu"). Each time, the cells around the move must read as expected
 //! afterwards, the move's digit in its cell. From then on every digit is followed by
 //! what closed it.
 
@@ -62,7 +62,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// After a move's digit went in, in a game whose click opens a popover: closes it
-    /// as learnt, or learns how (by itself, Escape, a click beside the grid: the first
+    /// as learnt, or learns how (by itself, a click beside the grid, Escape: the first
     /// after which the cells around the move read as expected). `Some` when play must
     /// stop first.
     pub(super) fn after_popover_digit(
@@ -81,10 +81,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.model.popover = Popover::ClosesItself;
             return Ok(None);
         }
-        let mut tries = vec![Popover::Escape];
+        // A click on a plain spot first: Escape may mean "back to the menu" in a game
+        // whose click only seemed to open something.
+        let mut tries = Vec::new();
         if let Some((x, y)) = self.plain_spot_beside(mv.map, mv.origin)? {
             tries.push(Popover::ClickBeside(x, y));
         }
+        tries.push(Popover::Escape);
         for how in tries {
             self.model.popover = how;
             if let Some(stop) = self.close_popover(mv.start, mv.map, left_pointer_at)? {
@@ -99,11 +102,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(None);
             }
         }
-        self.model.popover = Popover::Opens;
-        Err(BotError::Unlearnt(format!(
-            "a click on {} opens something over the grid that neither Escape nor a click beside the grid closes with the digit in its cell",
+        // What was seen may have been no popover at all (a misread around the cell):
+        // play goes on without closing anything, and the looks of play judge it.
+        warn!(
+            "what a click on {} seemed to open over the grid closes neither by itself, nor with a click beside the grid, nor with Escape; going on without closing it",
             cell_name(mv.m.cell)
-        )))
+        );
+        self.model.popover = Popover::Unseen;
+        Ok(None)
     }
 
     /// Closes the popover a click opened, as learnt: Escape, or a click on the plain

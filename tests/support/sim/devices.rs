@@ -305,6 +305,7 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
                     type_digit(g, d);
                 }
             }
+            None if g.wheel_closes_on_escape_only => {}
             None => g.wheel_at = None,
         }
         return;
@@ -407,11 +408,7 @@ fn take_key(g: &mut Game, key: Key) {
                 g.board.set(cell / 9, cell % 9, 0);
             }
         }
-        Key::Escape => {
-            if !g.wheel_ignores_escape {
-                g.wheel_at = None;
-            }
-        }
+        Key::Escape => g.wheel_at = None,
     }
 }
 

@@ -82,7 +82,7 @@ impl Game {
             arrows_skip_givens: false,
             arrows_scroll: None,
             wheel: false,
-            wheel_ignores_escape: false,
+            wheel_closes_on_escape_only: false,
             wheel_at: None,
             pad_first: false,
             picked: None,

@@ -251,8 +251,8 @@ pub struct Game {
     /// Digit keys go to the wheel's cell; the wheel stays open after them. Escape, or
     /// a click outside the wheel (which does nothing else), closes it.
     pub wheel: bool,
-    /// The wheel ignores Escape (only a click outside it closes it).
-    pub wheel_ignores_escape: bool,
+    /// Only Escape closes the wheel (a click outside it does nothing at all).
+    pub wheel_closes_on_escape_only: bool,
     /// The cell the open wheel is around.
     pub wheel_at: Option<usize>,
     /// The pad is a palette chosen first (Number Place): a click on a pad button picks
