@@ -438,11 +438,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         })
     }
 
-    /// Reads the words drawn across the grid (a banner in the page): first in the rows
-    /// where the puzzle's digits no longer read (the banner's, without the digits and
-    /// lines of the rest of the grid), there again with only its coloured ink (a
-    /// coloured word drawn over the digits of its row), then over the whole grid. The
-    /// first that says something is the message.
+    /// Reads the words drawn across the grid (a banner in the page): in each run of
+    /// rows where the puzzle's digits no longer read (the banner's, without the digits
+    /// and lines of the rest of the grid), first its coloured ink alone (a coloured
+    /// word drawn over the digits of its row), then the run whole; then over the whole
+    /// grid. The first that says something is the message.
     fn banner_message(
         &mut self,
         picture: &DynamicImage,
@@ -452,9 +452,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let (x, y, w, h) = picture_area(reading, picture.width(), picture.height());
         let grid = picture.crop_imm(x, y, w.max(1), h.max(1));
         let mut pictures = Vec::new();
-        if let Some(band) = rows_gone(picture, reading, puzzle) {
-            pictures.push(band.clone());
+        for band in bands_gone(picture, reading, puzzle) {
             pictures.push(coloured_ink(&band));
+            pictures.push(band);
         }
         pictures.push(grid);
         let mut message = None;
@@ -527,18 +527,38 @@ fn another_solution(puzzle: &Grid, tried: &[Grid]) -> Option<Grid> {
     None
 }
 
-/// The band of `picture` across the rows of the grid where a digit of `puzzle` no
-/// longer reads, with half a cell above and below: where a banner over the grid is.
-fn rows_gone(picture: &DynamicImage, reading: &Reading, puzzle: &Grid) -> Option<DynamicImage> {
-    let rows: Vec<usize> = (0..9)
-        .filter(|&r| {
-            (0..9).any(|c| {
+/// The bands of `picture` across the runs of rows of the grid where digits of
+/// `puzzle` no longer read, with half a cell above and below, the run with the most
+/// such digits first: where a banner over the grid is (a digit misread elsewhere
+/// makes a run of its own, not a band as tall as the grid).
+fn bands_gone(picture: &DynamicImage, reading: &Reading, puzzle: &Grid) -> Vec<DynamicImage> {
+    let gone_in = |r: usize| {
+        (0..9)
+            .filter(|&c| {
                 let i = r * 9 + c;
                 puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i]
             })
-        })
-        .collect();
-    let (first, last) = (*rows.first()?, *rows.last()?);
+            .count()
+    };
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for r in (0..9).filter(|&r| gone_in(r) > 0) {
+        match runs.last_mut() {
+            Some((_, last, gone)) if *last + 1 == r => {
+                *last = r;
+                *gone += gone_in(r);
+            }
+            _ => runs.push((r, r, gone_in(r))),
+        }
+    }
+    runs.sort_by_key(|run| std::cmp::Reverse(run.2));
+    runs.into_iter()
+        .filter_map(|(first, last, _)| band(picture, reading, first, last))
+        .collect()
+}
+
+/// The band of `picture` across rows `first` to `last` of the grid read, with half a
+/// cell above and below.
+fn band(picture: &DynamicImage, reading: &Reading, first: usize, last: usize) -> Option<DynamicImage> {
     let boxes: Vec<crate::vision::Rect> = (first * 9..last * 9 + 9)
         .map(|i| reading.cells.get(i).map(|c| c.cell_box))
         .collect::<Option<Vec<_>>>()?;
