@@ -215,19 +215,31 @@ fn solved_with_a_wheel(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
 
 /// Clicks that did not land on a cell of the grid, and how many Escape keys went.
 fn clicks_beside_and_escapes(g: &sim::Game) -> (usize, usize) {
-    let beside = g.clicks().iter().filter(|&&p| g.cell_at(p).is_none()).count();
-    let escapes = g.events.iter().filter(|e| **e == Event::Key(Key::Escape)).count();
+    let beside = g
+        .clicks()
+        .iter()
+        .filter(|&&p| g.cell_at(p).is_none())
+        .count();
+    let escapes = g
+        .events
+        .iter()
+        .filter(|e| **e == Event::Key(Key::Escape))
+        .count();
     (beside, escapes)
 }
 
 #[test]
-fn a_number_wheel_a_click_opens_over_the_grid_is_closed_with_a_click_beside_it_after_each_digit(
-) {
+fn a_number_wheel_a_click_opens_over_the_grid_is_closed_with_a_click_beside_it_after_each_digit() {
     let game = solved_with_a_wheel(|_| {});
     let g = game.borrow();
     // Every digit typed once, into its cell: no click landed on a wedge of a wheel
     // left open (which would have put its digit in another cell).
-    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
     // One click beside the grid after each digit, inside the game's window; no
     // Escape (a key some games take for "back to the menu").
     let (beside, escapes) = clicks_beside_and_escapes(&g);
@@ -240,7 +252,12 @@ fn a_number_wheel_a_click_opens_over_the_grid_is_closed_with_a_click_beside_it_a
 fn a_number_wheel_that_only_escape_closes_is_closed_with_escape_after_each_digit() {
     let game = solved_with_a_wheel(|g| g.wheel_closes_on_escape_only = true);
     let g = game.borrow();
-    assert_eq!(g.digits().len(), empty_cells(&g.givens).len(), "{:?}", g.events);
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
     // The one click beside the grid that did not close it, then Escape each time.
     let (beside, escapes) = clicks_beside_and_escapes(&g);
     assert_eq!(beside, 1);
@@ -262,9 +279,18 @@ fn a_pad_only_game_whose_pad_picks_the_digit_before_the_cell_is_learnt() {
     let g = game.borrow();
     // Each empty cell got its digit once: none was clicked again with its digit
     // picked (which would have emptied it).
-    assert_eq!(g.digits_typed, empty_cells(&g.givens).len(), "{:?}", g.events);
+    assert_eq!(
+        g.digits_typed,
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
     // Played digit by digit: each pad button picked once, give or take the first.
-    let on_pad = g.clicks().iter().filter(|&&p| g.cell_at(p).is_none()).count();
+    let on_pad = g
+        .clicks()
+        .iter()
+        .filter(|&&p| g.cell_at(p).is_none())
+        .count();
     assert!(on_pad <= 10, "{on_pad} clicks on the pad");
 }
 

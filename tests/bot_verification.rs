@@ -360,7 +360,8 @@ fn a_text_field_retyped_while_the_game_is_still_being_learnt_is_cleared_first() 
     let g = game.borrow();
     assert!(g.is_solved(), "{}", g.board);
     assert!(
-        g.events.contains(&sim::Event::Key(sudoku_bot::input::Key::Backspace)),
+        g.events
+            .contains(&sim::Event::Key(sudoku_bot::input::Key::Backspace)),
         "{:?}",
         g.events
     );

@@ -220,7 +220,10 @@ fn a_number_wheel_a_click_opens_over_the_grid_is_closed_after_each_digit() {
     solved_without_mistakes_saying(
         "theme=flat&cell=40&click=wheel&accept=any",
         600,
-        &["opens something over the grid", "closes what a click opens over the grid"],
+        &[
+            "opens something over the grid",
+            "closes what a click opens over the grid",
+        ],
     );
 }
 

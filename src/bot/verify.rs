@@ -558,7 +558,12 @@ fn bands_gone(picture: &DynamicImage, reading: &Reading, puzzle: &Grid) -> Vec<D
 
 /// The band of `picture` across rows `first` to `last` of the grid read, with half a
 /// cell above and below.
-fn band(picture: &DynamicImage, reading: &Reading, first: usize, last: usize) -> Option<DynamicImage> {
+fn band(
+    picture: &DynamicImage,
+    reading: &Reading,
+    first: usize,
+    last: usize,
+) -> Option<DynamicImage> {
     let boxes: Vec<crate::vision::Rect> = (first * 9..last * 9 + 9)
         .map(|i| reading.cells.get(i).map(|c| c.cell_box))
         .collect::<Option<Vec<_>>>()?;
@@ -581,9 +586,13 @@ const COLOURED: u8 = 80;
 /// black digits and grey lines stands alone.
 fn coloured_ink(picture: &DynamicImage) -> DynamicImage {
     let rgb = picture.to_rgb8();
-    DynamicImage::ImageLuma8(image::GrayImage::from_fn(rgb.width(), rgb.height(), |x, y| {
-        let [r, g, b] = rgb.get_pixel(x, y).0;
-        let chroma = r.max(g).max(b) - r.min(g).min(b);
-        image::Luma([if chroma > COLOURED { 0 } else { 255 }])
-    }))
+    DynamicImage::ImageLuma8(image::GrayImage::from_fn(
+        rgb.width(),
+        rgb.height(),
+        |x, y| {
+            let [r, g, b] = rgb.get_pixel(x, y).0;
+            let chroma = r.max(g).max(b) - r.min(g).min(b);
+            image::Luma([if chroma > COLOURED { 0 } else { 255 }])
+        },
+    ))
 }

@@ -47,7 +47,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             let at = Instant::now();
             let wait = Duration::from_millis(self.first_wait().max(600));
             while at.elapsed() < wait {
-                if self.read_grid_now()?.is_some_and(|read| read[m.cell] == m.digit) {
+                if self
+                    .read_grid_now()?
+                    .is_some_and(|read| read[m.cell] == m.digit)
+                {
                     info!(
                         "learnt: keys do nothing; the number pad picks a digit (button 1 at {},{} in the window) that a click on a cell then enters",
                         pad[0].0, pad[0].1

@@ -448,7 +448,16 @@ pub(super) fn wedge_digit(w: usize, n: usize) -> Option<u8> {
         (n / 9) as i32 - (w / 9) as i32,
         (n % 9) as i32 - (w % 9) as i32,
     );
-    let order = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)];
+    let order = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+    ];
     order
         .iter()
         .position(|&o| o == (dr, dc))
@@ -469,8 +478,14 @@ pub(super) fn pad_bar_digit(picture: &DynamicImage) -> Option<u8> {
         .filter(|p| p.2 .0[0] < 100)
         .map(|p| (p.0, p.1))
         .collect();
-    let (x0, x1) = (dark.iter().map(|p| p.0).min()?, dark.iter().map(|p| p.0).max()?);
-    let (y0, y1) = (dark.iter().map(|p| p.1).min()?, dark.iter().map(|p| p.1).max()?);
+    let (x0, x1) = (
+        dark.iter().map(|p| p.0).min()?,
+        dark.iter().map(|p| p.0).max()?,
+    );
+    let (y0, y1) = (
+        dark.iter().map(|p| p.1).min()?,
+        dark.iter().map(|p| p.1).max()?,
+    );
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
     let solid = dark.len() as u32 == w * h && h == 30;
     (1..=9u8).find(|&d| solid && pad_bar_width(d) == w)
