@@ -193,6 +193,108 @@ fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {
 }
 
 #[test]
+fn a_click_that_entered_the_very_digit_to_play_is_a_palette_not_a_deaf_game() {
+    // KSudoku under load: a click on the empty r1c1 enters the palette's digit, which
+    // is the digit r1c1 needs (9), so the key 9 that follows changes nothing. That is
+    // the digit in its cell, not "neither a click nor the key changed anything".
+    let game = solved_sim_game(|g| g.palette = Some(9));
+    let g = game.borrow();
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
+}
+
+/// Plays the simulated game whose click opens a number wheel over the cell and its
+/// neighbours (made what the test needs by `change`); the game, solved.
+fn solved_with_a_wheel(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
+    solved_sim_game(|g| {
+        g.wheel = true;
+        g.draws_selection = true;
+        g.app_name = "Wheel-sudoku";
+        change(g);
+    })
+}
+
+/// Clicks that did not land on a cell of the grid, and how many Escape keys went.
+fn clicks_beside_and_escapes(g: &sim::Game) -> (usize, usize) {
+    let beside = g
+        .clicks()
+        .iter()
+        .filter(|&&p| g.cell_at(p).is_none())
+        .count();
+    let escapes = g
+        .events
+        .iter()
+        .filter(|e| **e == Event::Key(Key::Escape))
+        .count();
+    (beside, escapes)
+}
+
+#[test]
+fn a_number_wheel_a_click_opens_over_the_grid_is_closed_with_a_click_beside_it_after_each_digit() {
+    let game = solved_with_a_wheel(|_| {});
+    let g = game.borrow();
+    // Every digit typed once, into its cell: no click landed on a wedge of a wheel
+    // left open (which would have put its digit in another cell).
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
+    // One click beside the grid after each digit, inside the game's window; no
+    // Escape (a key some games take for "back to the menu").
+    let (beside, escapes) = clicks_beside_and_escapes(&g);
+    assert_eq!(beside, empty_cells(&g.givens).len());
+    assert_eq!(escapes, 0);
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+#[test]
+fn a_number_wheel_that_only_escape_closes_is_closed_with_escape_after_each_digit() {
+    let game = solved_with_a_wheel(|g| g.wheel_closes_on_escape_only = true);
+    let g = game.borrow();
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
+    // The one click beside the grid that did not close it, then Escape each time.
+    let (beside, escapes) = clicks_beside_and_escapes(&g);
+    assert_eq!(beside, 1);
+    assert_eq!(escapes, empty_cells(&g.givens).len());
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+#[test]
+fn a_pad_only_game_whose_pad_picks_the_digit_before_the_cell_is_learnt() {
+    // Number Place: keys do nothing and a click selects nothing; a pad button beside
+    // the grid picks a digit that a click on a cell then enters (or takes out of a
+    // cell that holds it).
+    let pad: Vec<[f32; 2]> = (0..9).map(|k| [700.0, 100.0 + 55.0 * k as f32]).collect();
+    let game = solved_sim_game(|g| {
+        g.pad_first = true;
+        g.pad = Some(pad.clone());
+        g.app_name = "Number-place";
+    });
+    let g = game.borrow();
+    // Each empty cell got its digit once: none was clicked again with its digit
+    // picked (which would have emptied it).
+    assert_eq!(
+        g.digits_typed,
+        empty_cells(&g.givens).len(),
+        "{:?}",
+        g.events
+    );
+    // Played digit by digit: each pad button picked once, give or take the first.
+    let on_pad = g
+        .clicks()
+        .iter()
+        .filter(|&&p| g.cell_at(p).is_none())
+        .count();
+    assert!(on_pad <= 10, "{on_pad} clicks on the pad");
+}
+
+#[test]
 fn shorter_pauses_are_tried_once_learnt_and_dropped_at_the_first_digit_in_the_wrong_cell() {
     // A game that takes the focus 80 ms after a click: the configured 100 ms are
     // enough, the 50 ms on trial are not.

@@ -338,3 +338,55 @@ fn a_text_field_that_keeps_its_wrong_digit_is_cleared_before_the_digit_is_typed_
     // One digit typed again, after the cell was cleared.
     assert_eq!(g.digits().len(), empty_cells(&g.givens).len() + 1);
 }
+
+#[test]
+fn a_text_field_retyped_while_the_game_is_still_being_learnt_is_cleared_first() {
+    // react-sudoku on a busy machine: lost keys keep the bot learning, and the cell
+    // whose digit the game changed is typed again in an observed move, which must
+    // clear the text field too (it keeps its first character).
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.text_fields = true;
+        g.app_name = "Sudoku-react";
+        // The first digit typed (r1c1's 9) shows as another; the first keys for r1c2
+        // and r1c5 are lost (the game was busy), so learning starts over each time.
+        g.tamper_at = Some(1);
+        g.lose_first_digit = [1, 4].into_iter().collect();
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once();
+    assert!(matches!(outcome, Ok(Outcome::Solved { .. })), "{outcome:?}");
+    let g = game.borrow();
+    assert!(g.is_solved(), "{}", g.board);
+    assert!(
+        g.events
+            .contains(&sim::Event::Key(sudoku_bot::input::Key::Backspace)),
+        "{:?}",
+        g.events
+    );
+}
+
+#[test]
+fn a_win_banner_across_one_row_is_read_in_that_row_and_quoted() {
+    // game-sudoku (pygame): "Successful!!" across row 5, over its digits, once solved;
+    // read over the whole grid, the word is lost among the digits.
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.banner = Some("Successful!!".into());
+        g.banner_row = Some(4);
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once();
+    match outcome {
+        Ok(Outcome::Solved {
+            verified: Verification::Message { words, from },
+            ..
+        }) => {
+            assert_eq!(words, "Successful!!");
+            assert_eq!(from, "a banner over the grid");
+        }
+        other => panic!("{other:?}"),
+    }
+}

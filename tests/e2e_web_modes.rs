@@ -81,6 +81,17 @@ fn plays_counting_mistakes(query: &str, width: u32, height: u32) -> Option<(Stri
     Some((stderr, mistakes))
 }
 
+/// Plays the page (`query`, a window `width` x 620) once, checks the game counts it
+/// solved with no mistakes, and that the bot said each of `phrases` (skipped: no Xvfb).
+fn solved_without_mistakes_saying(query: &str, width: u32, phrases: &[&str]) {
+    let Some(stderr) = plays(query, width, 620, "Web Sudoku - Solved 1, mistakes 0") else {
+        return;
+    };
+    for phrase in phrases {
+        assert!(stderr.contains(phrase), "no {phrase:?} in:\n{stderr}");
+    }
+}
+
 #[test]
 fn a_game_that_changes_an_entered_digit_is_fixed_and_its_window_says_solved() {
     // The game turns the 10th digit into a wrong one and, once the grid is full, opens
@@ -194,15 +205,37 @@ fn a_keyboard_only_game_is_played_with_arrows_from_its_own_cursor() {
 #[test]
 fn a_game_that_takes_digits_only_from_its_number_pad_is_played_with_the_pad() {
     // The keyboard does nothing; a click on a cell then on a pad button enters a digit.
-    let Some(stderr) = plays(
+    solved_without_mistakes_saying(
         "theme=flat&cell=40&pad=right&keys=off&accept=any",
         760,
-        620,
-        "Web Sudoku - Solved 1, mistakes 0",
-    ) else {
-        return;
-    };
-    assert!(stderr.contains("its number pad enters digits"), "{stderr}");
+        &["its number pad enters digits"],
+    );
+}
+
+#[test]
+fn a_number_wheel_a_click_opens_over_the_grid_is_closed_after_each_digit() {
+    // A click on an empty cell opens a wheel of nine wedges around it, three cells
+    // wide, which stays open after a digit: a click on a neighbour would land on a
+    // wedge and put its digit in the wrong cell (a mistake the game counts).
+    solved_without_mistakes_saying(
+        "theme=flat&cell=40&click=wheel&accept=any",
+        600,
+        &[
+            "opens something over the grid",
+            "closes what a click opens over the grid",
+        ],
+    );
+}
+
+#[test]
+fn a_pad_only_game_with_a_colour_filled_selection_and_a_win_banner_on_a_row_is_solved() {
+    // Keys do nothing, the selected cell is filled with colour (no frame), digits go
+    // in from the pad only, and once solved a banner covers the grid's last row.
+    solved_without_mistakes_saying(
+        "theme=flat&cell=40&pad=right&keys=off&selection=fill&win=banner&accept=any",
+        760,
+        &["its number pad enters digits", "Puzzle solved"],
+    );
 }
 
 #[test]

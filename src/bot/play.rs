@@ -66,6 +66,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 order_for_arrows(from, &mut round.queue[round.index..]);
                 round.ordered = true;
             }
+            // A palette pad picked before each cell: the rest digit by digit, one pick
+            // each.
+            if !round.ordered && pinned.is_none() && self.model.pad_first {
+                round.queue[round.index..].sort_by_key(|m| m.digit);
+                round.ordered = true;
+            }
             let m = round.queue[round.index];
             round.index += 1;
             if self.stopped() {
@@ -260,7 +266,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
         }
         self.focus_box = map.cell_box(m.cell);
-        if clicks_cell {
+        if let (true, Some(button)) = (method == InputMethod::Pad && self.model.pad_first, pad) {
+            // No text field in such a game: a thin 1 is a digit, not a caret.
+            self.focus_box = None;
+            self.pad_then_cell(round, m, button, delays.after_click)?;
+        } else if clicks_cell {
             self.input.click(m.at)?;
             round.left_pointer_at = Some(m.at);
             self.pause(delays.after_click);
@@ -275,6 +285,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
         }
         match pad {
+            _ if self.model.pad_first && method == InputMethod::Pad => {}
             Some(at) => {
                 self.input.click(at)?;
                 round.left_pointer_at = Some(at);
@@ -286,6 +297,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.input.key(Key::Digit(m.digit))?;
             }
         }
+        if let Some(stop) = self.close_popover(start, map, &mut round.left_pointer_at)? {
+            return Ok(Some(stop));
+        }
         round.selected = Some(m.cell);
         if let Trial::Trying { cells, .. } = &mut self.model.trial {
             cells.push(m.cell);
@@ -296,10 +310,31 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         Ok(None)
     }
 
+    /// A move in a game whose number pad is a palette: the pad's button for the digit
+    /// (unless that digit is picked already: a second click may unpick it), then the
+    /// cell, each followed by `pause`.
+    fn pad_then_cell(
+        &mut self,
+        round: &mut Round,
+        m: Move,
+        button: ScreenPoint,
+        pause: u64,
+    ) -> Result<(), BotError> {
+        if round.picked != Some(m.digit) {
+            self.input.click(button)?;
+            round.picked = Some(m.digit);
+            self.pause(pause);
+        }
+        self.input.click(m.at)?;
+        round.left_pointer_at = Some(m.at);
+        self.pause(pause);
+        Ok(())
+    }
+
     /// Clears the selected cell before a digit is typed over another: Backspace, then
     /// Delete (a text field's caret may be before or after its character), each after
     /// the focus check. `Some` when play must stop instead.
-    fn clear_cell(
+    pub(super) fn clear_cell(
         &mut self,
         start: &WindowView,
         map: &CellMap,
@@ -321,7 +356,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// Sends `keys`, each after the focus check and followed by `delays.after_arrow`;
     /// `Some` when play must stop instead.
-    fn send_keys(
+    pub(super) fn send_keys(
         &mut self,
         keys: impl IntoIterator<Item = Key>,
         start: &WindowView,
@@ -358,6 +393,8 @@ struct Round {
     last_look: Option<Instant>,
     /// How many moves typed make the next look due.
     next_look: usize,
+    /// The digit picked on a palette pad.
+    picked: Option<u8>,
 }
 
 impl Round {
@@ -375,6 +412,7 @@ impl Round {
             selected: None,
             last_look: None,
             next_look: 1,
+            picked: None,
         }
     }
 

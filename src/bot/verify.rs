@@ -111,7 +111,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 continue;
             }
             if gone > 0 {
-                let banner = self.banner_message(&picture, &reading)?;
+                let banner = self.banner_message(&picture, &reading, puzzle)?;
                 match banner.verdict {
                     GameSays::Success => {
                         info!("verified: {} says {}", banner.from, quote(&banner.words));
@@ -438,22 +438,41 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         })
     }
 
-    /// Reads the words drawn across the grid (a banner in the game's page).
+    /// Reads the words drawn across the grid (a banner in the page): in each run of
+    /// rows where the puzzle's digits no longer read (the banner's, without the digits
+    /// and lines of the rest of the grid), first its coloured ink alone (a coloured
+    /// word drawn over the digits of its row), then the run whole; then over the whole
+    /// grid. The first that says something is the message.
     fn banner_message(
         &mut self,
         picture: &DynamicImage,
         reading: &Reading,
+        puzzle: &Grid,
     ) -> Result<Message, BotError> {
         let (x, y, w, h) = picture_area(reading, picture.width(), picture.height());
         let grid = picture.crop_imm(x, y, w.max(1), h.max(1));
-        let words = self.words(&grid)?;
-        Ok(Message {
-            from: "a banner over the grid".into(),
-            verdict: classify(&words),
-            words,
-            over_grid: true,
-            picture: grid,
-        })
+        let mut pictures = Vec::new();
+        for band in bands_gone(picture, reading, puzzle) {
+            pictures.push(coloured_ink(&band));
+            pictures.push(band);
+        }
+        pictures.push(grid);
+        let mut message = None;
+        for picture in pictures {
+            let words = self.words(&picture)?;
+            let verdict = classify(&words);
+            message = Some(Message {
+                from: "a banner over the grid".into(),
+                verdict,
+                words,
+                over_grid: true,
+                picture,
+            });
+            if verdict != GameSays::Unknown {
+                break;
+            }
+        }
+        Ok(message.expect("the whole grid is always read"))
     }
 
     fn words(&mut self, picture: &DynamicImage) -> Result<String, BotError> {
@@ -506,4 +525,74 @@ fn another_solution(puzzle: &Grid, tried: &[Grid]) -> Option<Grid> {
         }
     }
     None
+}
+
+/// The bands of `picture` across the runs of rows of the grid where digits of
+/// `puzzle` no longer read, with half a cell above and below, the run with the most
+/// such digits first: where a banner over the grid is (a digit misread elsewhere
+/// makes a run of its own, not a band as tall as the grid).
+fn bands_gone(picture: &DynamicImage, reading: &Reading, puzzle: &Grid) -> Vec<DynamicImage> {
+    let gone_in = |r: usize| {
+        (0..9)
+            .filter(|&c| {
+                let i = r * 9 + c;
+                puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i]
+            })
+            .count()
+    };
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for r in (0..9).filter(|&r| gone_in(r) > 0) {
+        match runs.last_mut() {
+            Some((_, last, gone)) if *last + 1 == r => {
+                *last = r;
+                *gone += gone_in(r);
+            }
+            _ => runs.push((r, r, gone_in(r))),
+        }
+    }
+    runs.sort_by_key(|run| std::cmp::Reverse(run.2));
+    runs.into_iter()
+        .filter_map(|(first, last, _)| band(picture, reading, first, last))
+        .collect()
+}
+
+/// The band of `picture` across rows `first` to `last` of the grid read, with half a
+/// cell above and below.
+fn band(
+    picture: &DynamicImage,
+    reading: &Reading,
+    first: usize,
+    last: usize,
+) -> Option<DynamicImage> {
+    let boxes: Vec<crate::vision::Rect> = (first * 9..last * 9 + 9)
+        .map(|i| reading.cells.get(i).map(|c| c.cell_box))
+        .collect::<Option<Vec<_>>>()?;
+    let top = boxes.iter().map(|b| b.y).fold(f32::MAX, f32::min);
+    let bottom = boxes.iter().map(|b| b.y + b.h).fold(f32::MIN, f32::max);
+    let left = boxes.iter().map(|b| b.x).fold(f32::MAX, f32::min);
+    let right = boxes.iter().map(|b| b.x + b.w).fold(f32::MIN, f32::max);
+    let half = boxes[0].h / 2.0;
+    let y0 = (top - half).max(0.0) as u32;
+    let y1 = ((bottom + half).max(0.0) as u32).min(picture.height());
+    let x0 = left.max(0.0) as u32;
+    let x1 = (right.max(0.0) as u32).min(picture.width());
+    (y1 > y0 + 4 && x1 > x0 + 4).then(|| picture.crop_imm(x0, y0, x1 - x0, y1 - y0))
+}
+
+/// Chroma (the largest channel less the smallest) above which a pixel is coloured ink.
+const COLOURED: u8 = 80;
+
+/// `picture` with only its coloured ink, black on white: a coloured word drawn over
+/// black digits and grey lines stands alone.
+fn coloured_ink(picture: &DynamicImage) -> DynamicImage {
+    let rgb = picture.to_rgb8();
+    DynamicImage::ImageLuma8(image::GrayImage::from_fn(
+        rgb.width(),
+        rgb.height(),
+        |x, y| {
+            let [r, g, b] = rgb.get_pixel(x, y).0;
+            let chroma = r.max(g).max(b) - r.min(g).min(b);
+            image::Luma([if chroma > COLOURED { 0 } else { 255 }])
+        },
+    ))
 }

@@ -13,7 +13,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         origin: (i32, i32),
         quiet: bool,
     ) -> Result<Clicked, BotError> {
-        let before = self.cell_looks(map, origin)?[m.cell];
+        let looks_before = self.cell_looks(map, origin)?;
+        let before = looks_before[m.cell];
         let mut wait = self.first_wait();
         for tries in 1..=TRIES {
             self.input.click(m.at)?;
@@ -24,6 +25,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     tries,
                     at,
                     shown_after: None,
+                    looks_before,
                 });
             }
             // A game that shows no selection has nothing to wait for.
@@ -41,6 +43,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                         tries,
                         at,
                         shown_after: Some(at.elapsed().as_millis() as u64),
+                        looks_before,
                     });
                 }
                 self.pause(5);
@@ -52,6 +55,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     tries,
                     at,
                     shown_after: None,
+                    looks_before,
                 });
             }
             debug!("the click on {} changed nothing; again", cell_name(m.cell));
@@ -61,6 +65,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             tries: TRIES,
             at: Instant::now(),
             shown_after: None,
+            looks_before,
         })
     }
 
@@ -266,6 +271,8 @@ pub(super) struct Clicked {
     pub(super) at: Instant,
     /// Milliseconds until the cell showed as selected (when it did).
     pub(super) shown_after: Option<u64>,
+    /// Every cell's look before the click.
+    pub(super) looks_before: [Look; 81],
 }
 
 /// Where a digit key's digit went.

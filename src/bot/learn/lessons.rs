@@ -89,7 +89,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 *first_try = false;
                 self.model.confirmed = 0;
                 self.learn_from_silent_key(mv, selected)
-                    .map(|()| Then::Again)
             }
         }
     }
@@ -191,23 +190,39 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// A digit key that changed nothing anywhere: the game's number pad, when a click
-    /// selects cells, else its own cursor (a keyboard-only game); with neither, the bot
-    /// cannot learn how the game takes digits.
+    /// selects cells, or, when it does not, the pad as a palette picked before the
+    /// cell is clicked (the move is then done); else its own cursor (a keyboard-only
+    /// game); with none of them, the bot cannot learn how the game takes digits.
     pub(super) fn learn_from_silent_key(
         &mut self,
         mv: &Observing,
         selected: &mut Option<usize>,
-    ) -> Result<(), BotError> {
-        if self.model.shows_selection == Some(true) && !self.model.pad_searched {
+    ) -> Result<Then<()>, BotError> {
+        let mut pad = None;
+        if !self.model.pad_searched {
             self.model.pad_searched = true;
-            if let Some(pad) = self.find_pad(mv.map, mv.origin)? {
+            pad = self.find_pad(mv.map, mv.origin)?;
+            if let (Some(pad), Some(true)) = (pad, self.model.shows_selection) {
                 info!(
                     "learnt: the game takes no digit keys; its number pad enters digits (button 1 at {},{} in the window)",
                     pad[0].0, pad[0].1
                 );
                 self.model.pad = Some(pad);
                 self.model.method = Some(InputMethod::Pad);
-                return Ok(());
+                return Ok(Then::Again);
+            }
+        }
+        // A pad whose button after the cell did nothing (or a game that shows no
+        // selection) may pick the digit for the cell clicked next.
+        if !self.model.pad_first_tried {
+            self.model.pad_first_tried = true;
+            if pad.is_none() {
+                pad = self.find_pad(mv.map, mv.origin)?;
+            }
+            if let Some(pad) = pad {
+                if let Some(observed) = self.pad_picked_first(mv, pad)? {
+                    return Ok(Then::Done(observed));
+                }
             }
         }
         match self.find_cursor(mv.map, mv.origin, mv.start)? {
@@ -218,7 +233,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 );
                 self.model.method = Some(InputMethod::Keys);
                 *selected = Some(cursor);
-                Ok(())
+                Ok(Then::Again)
             }
             None => Err(BotError::Unlearnt(format!(
                 "neither a click on {} nor the key {} changed anything, and no cursor of the game's could be found; set [input] method in config.toml",

@@ -30,11 +30,13 @@ mod lessons;
 mod looks;
 mod moves;
 mod pad;
+mod popover;
 
 use arrows::ArrowsDid;
 use inputs::{Clicked, KeyEffect};
 use looks::{looks_differ, Look};
 use moves::{KeySent, Observing, Selection, Then};
+pub(in crate::bot) use popover::Popover;
 
 /// Moves in a row that must go as expected before the bot stops looking after each.
 pub(super) const CONFIRM_MOVES: u32 = 2;
@@ -101,6 +103,13 @@ pub(super) struct Model {
     pub memory_checked: bool,
     /// The hypotheses about the game's pace, with what was seen for them.
     pub beliefs: super::beliefs::Beliefs,
+    /// What a click opens over the grid (a popover, a number wheel), and what closes it.
+    pub popover: Popover,
+    /// The number pad is a palette: its digit is picked first, then a click on a cell
+    /// enters it (no cell is ever selected).
+    pub pad_first: bool,
+    /// Whether the pad was tried as such a palette.
+    pub pad_first_tried: bool,
 }
 
 /// Arrow keys in place of clicks. A game that shows its selection and takes digit keys
@@ -145,9 +154,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             0
         };
         if !self.model.learning() {
+            let method = if self.model.pad_first {
+                "the number pad picks a digit, a click on a cell enters it"
+            } else {
+                describe_method(self.model.method.unwrap_or_default())
+            };
             info!(
-                "learnt: {}; {} ms after a click, {} ms after a key (learning took {} ms)",
-                describe_method(self.model.method.unwrap_or_default()),
+                "learnt: {method}; {} ms after a click, {} ms after a key (learning took {} ms)",
                 self.pace.after_click,
                 self.pace.after_key,
                 self.model.started.map_or(0, |t| t.elapsed().as_millis())

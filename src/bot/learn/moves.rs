@@ -104,6 +104,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Then::Again => continue,
                 Then::Done(observed) => return Ok(observed),
             };
+            // A cell that shows another digit is cleared first: a text field keeps
+            // its first character when typed over (retyped cells come here while the
+            // game is still being learnt, which a busy machine makes common).
+            if m.clear {
+                if let Some(stop) = self.clear_cell(start, map)? {
+                    return Ok(Observed::Stop(stop));
+                }
+            }
             if probing && self.model.method != Some(InputMethod::Pad) {
                 if let Some(observed) = self.probe_focus(&mv, selected)? {
                     return Ok(observed);
@@ -131,6 +139,17 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             match self.learn_from_key(&mv, effect, &selection, &key, &mut first_try, selected)? {
                 Then::Go(()) | Then::Again => {}
+                // The palette pad's last click was on the move's cell.
+                Then::Done(Observed::Entered) if self.model.pad_first => {
+                    *left_pointer_at = Some(m.at);
+                    return Ok(Observed::Entered);
+                }
+                Then::Done(Observed::Entered) if self.model.popover != Popover::Unseen => {
+                    if let Some(stop) = self.after_popover_digit(&mv, left_pointer_at)? {
+                        return Ok(Observed::Stop(stop));
+                    }
+                    return Ok(Observed::Entered);
+                }
                 Then::Done(observed) => return Ok(observed),
             }
         }
@@ -209,7 +228,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         if !self.model.palette_checked {
             self.model.palette_checked = true;
-            self.check_palette(mv)?;
+            self.check_palette(mv, &clicked.looks_before)?;
         }
         // A click that showed nothing may have missed a keyboard-only game:
         // one arrow key shows its cursor (two cells swap looks) before a digit
@@ -305,11 +324,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// Whether the first click on an empty cell entered a digit by itself (a number
     /// palette): then the rest is played with arrow keys from there.
-    pub(super) fn check_palette(&mut self, mv: &Observing) -> Result<(), BotError> {
+    /// And whether it opened something over the grid (a popover, a number wheel).
+    pub(super) fn check_palette(
+        &mut self,
+        mv: &Observing,
+        looks_before: &[Look; 81],
+    ) -> Result<(), BotError> {
+        let changed = self.changed_cells(looks_before, mv.map, mv.origin)?;
         if let Some(read) = self.read_grid_now()? {
             if mv.expect[mv.m.cell] == 0 && read[mv.m.cell] != 0 {
                 self.palette_seen(mv.m, read[mv.m.cell]);
             }
+            self.popover_seen(mv, &read, &changed);
         }
         Ok(())
     }

@@ -17,6 +17,57 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         })
     }
 
+    /// A game that selects no cell and takes no key, with a number pad: its button for
+    /// the move's digit, then the move's cell, clicked and watched (Number Place picks
+    /// the digit first). When the digit shows in its cell, the game is played so from
+    /// now on (learning is over: the closed loop's looks watch the rest) and the move
+    /// is done; `None` when it did not show.
+    pub(super) fn pad_picked_first(
+        &mut self,
+        mv: &Observing,
+        pad: [(i32, i32); 9],
+    ) -> Result<Option<Observed>, BotError> {
+        let m = mv.m;
+        let (x, y) = pad[usize::from(m.digit - 1)];
+        let button = ScreenPoint {
+            x: mv.origin.0 + x,
+            y: mv.origin.1 + y,
+        };
+        // Twice: a first click on a button already picked may have unpicked it.
+        for _ in 0..2 {
+            if let Some(why) = self.unsafe_to_act(mv.start, mv.map, &[button, m.at])? {
+                return Ok(Some(Observed::Stop(Played::Paused(why))));
+            }
+            self.input.click(button)?;
+            self.pause(self.first_wait());
+            self.input.click(m.at)?;
+            // No text field here: a thin 1 in the cell is a digit, not a caret.
+            self.focus_box = None;
+            self.last_input = Some(Instant::now());
+            let at = Instant::now();
+            let wait = Duration::from_millis(self.first_wait().max(600));
+            while at.elapsed() < wait {
+                if self
+                    .read_grid_now()?
+                    .is_some_and(|read| read[m.cell] == m.digit)
+                {
+                    info!(
+                        "learnt: keys do nothing; the number pad picks a digit (button 1 at {},{} in the window) that a click on a cell then enters",
+                        pad[0].0, pad[0].1
+                    );
+                    self.model.pad = Some(pad);
+                    self.model.method = Some(InputMethod::Pad);
+                    self.model.pad_first = true;
+                    self.model.confirmed = CONFIRM_MOVES - 1;
+                    return self.entered(true).map(Some);
+                }
+                self.pause(20);
+            }
+        }
+        debug!("the pad's button then the cell showed nothing either");
+        Ok(None)
+    }
+
     /// Finds a number pad in the window, outside the grid: glyphs of one size that read
     /// 1 to 9, each once. Their centres, window pixels.
     pub(super) fn find_pad(

@@ -108,9 +108,10 @@ impl GridReader for SimReader {
             return Ok(g.reading_of(Grid::EMPTY));
         }
         if g.banner.is_some() && g.is_solved() {
-            // The banner hides rows 4 to 6.
+            // The banner hides rows 4 to 6, or its own row.
+            let rows = g.banner_row.map_or(3..6, |r| r..r + 1);
             let mut seen = g.board;
-            for i in 27..54 {
+            for i in rows.start * 9..rows.end * 9 {
                 seen.set(i / 9, i % 9, 0);
             }
             return Ok(g.reading_of(seen));
@@ -124,7 +125,7 @@ impl GridReader for SimReader {
             }
         }
         match g.read_mode.clone() {
-            ReadMode::Truth => Ok(g.reading_of(g.board)),
+            ReadMode::Truth => Ok(g.reading_of(g.seen_under_wheel(g.board))),
             ReadMode::CacheEchoes(grid) if g.digits_typed > 0 => Ok(g.reading_of(grid)),
             ReadMode::CacheEchoes(_) => Ok(g.reading_of(g.board)),
             ReadMode::NoGrid => Err(ReadError::NoGrid),
@@ -187,6 +188,15 @@ impl GridReader for SimReader {
                 "Information" => "Sorry, your solution contains mistakes.".into(),
                 _ => g.dialog_words.clone(),
             });
+        }
+        if g.pad_first && picture.height() < 100 {
+            if let Some(d) = game::pad_bar_digit(picture) {
+                return Ok(d.to_string());
+            }
+        }
+        let grid_height = g.corners[3].y - g.corners[0].y;
+        if g.banner_row.is_some() && picture.height() as f32 > grid_height / 3.0 {
+            return Ok(g.label.clone());
         }
         Ok(g.banner.clone().unwrap_or_else(|| g.label.clone()))
     }
@@ -286,14 +296,43 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
     if g.clicks_ignored {
         return;
     }
+    if let Some(w) = g.wheel_at {
+        // The open wheel takes the click: a wedge enters its digit into the wheel's
+        // cell; anywhere else closes the wheel, and the click does nothing more.
+        match g.cell_at(at).filter(|n| game::wheel_cells(w).contains(n)) {
+            Some(n) => {
+                if let Some(d) = game::wedge_digit(w, n) {
+                    type_digit(g, d);
+                }
+            }
+            None if g.wheel_closes_on_escape_only => {}
+            None => g.wheel_at = None,
+        }
+        return;
+    }
     if let Some(pad) = g.pad.clone() {
         let (wx, wy) = (g.window.x as f32, g.window.y as f32);
         if let Some(d) = pad.iter().position(|[px, py]| {
             (wx + px - at.x as f32).abs() < 3.0 && (wy + py - at.y as f32).abs() < 3.0
         }) {
-            type_digit(g, d as u8 + 1);
+            if g.pad_first {
+                g.picked = Some(d as u8 + 1);
+            } else {
+                type_digit(g, d as u8 + 1);
+            }
             return;
         }
+    }
+    if g.pad_first {
+        // The picked digit goes into the clicked cell, or leaves it if it held it.
+        if let (Some(d), Some(c)) = (g.picked, g.cell_at(at)) {
+            if g.givens.cells()[c] == 0 {
+                let now = if g.board.cells()[c] == d { 0 } else { d };
+                g.board.set(c / 9, c % 9, now);
+                g.after_digit();
+            }
+        }
+        return;
     }
     let cell = g.cell_at(at);
     if let (Some(d), Some(c)) = (g.palette, cell) {
@@ -306,10 +345,16 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
     } else {
         g.selected = cell;
     }
+    if g.wheel {
+        g.wheel_at = cell;
+    }
 }
 
 /// What a key the game takes does.
 fn take_key(g: &mut Game, key: Key) {
+    if g.pad_first {
+        return;
+    }
     if g.menu_on_arrows && matches!(key, Key::Up | Key::Down | Key::Left | Key::Right) {
         g.in_menu = true;
         return;
@@ -363,7 +408,7 @@ fn take_key(g: &mut Game, key: Key) {
                 g.board.set(cell / 9, cell % 9, 0);
             }
         }
-        Key::Escape => {}
+        Key::Escape => g.wheel_at = None,
     }
 }
 

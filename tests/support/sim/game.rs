@@ -50,6 +50,7 @@ impl Game {
             captures: 0,
             dialog_words: "Well done! You completed the puzzle in 1 minute.".into(),
             banner: None,
+            banner_row: None,
             victory: None,
             label: String::new(),
             area_captures: 0,
@@ -80,6 +81,11 @@ impl Game {
             pending: Vec::new(),
             arrows_skip_givens: false,
             arrows_scroll: None,
+            wheel: false,
+            wheel_closes_on_escape_only: false,
+            wheel_at: None,
+            pad_first: false,
+            picked: None,
         }))
     }
 
@@ -240,7 +246,61 @@ impl Game {
                 }
             }
         }
+        if let Some(w) = self.wheel_at {
+            self.draw_wheel(&mut pic, w);
+        }
+        if let (true, Some(pad)) = (self.pad_first, &self.pad) {
+            for (k, [px, py]) in pad.iter().enumerate() {
+                let w = pad_bar_width(k as u8 + 1);
+                let (x0, y0) = (*px as u32 - w / 2, *py as u32 - 15);
+                for y in y0..y0 + 30 {
+                    for x in x0..x0 + w {
+                        pic.put_pixel(x, y, Rgba([30, 30, 30, 255]));
+                    }
+                }
+            }
+        }
         pic
+    }
+
+    /// The wheel over cell `w` and its neighbours: a light disc (the block of nine
+    /// cells), each wedge marked by its digit's bar, the centre by the cell's digit.
+    fn draw_wheel(&self, pic: &mut RgbaImage, w: usize) {
+        let (cw, ch) = self.cell_size();
+        for n in wheel_cells(w) {
+            let x0 = (self.corners[0].x + cw * (n % 9) as f32) as u32;
+            let y0 = (self.corners[0].y + ch * (n / 9) as f32) as u32;
+            let mark = match wedge_digit(w, n) {
+                Some(d) => d as u32,
+                None => self.board.cells()[w] as u32,
+            };
+            for y in y0..y0 + ch as u32 {
+                for x in x0..x0 + cw as u32 {
+                    let bar = x >= x0 + 8 && x < x0 + 16 && y >= y0 + 8 && y < y0 + 12 + 2 * mark;
+                    let colour = if bar && mark > 0 {
+                        Rgba([60, 60, 140, 255])
+                    } else {
+                        Rgba([215, 215, 240, 255])
+                    };
+                    if x < pic.width() && y < pic.height() {
+                        pic.put_pixel(x, y, colour);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the reader sees under an open wheel: the wedges' digits in the neighbours'
+    /// places, the cell's own digit in the centre.
+    pub(super) fn seen_under_wheel(&self, mut grid: Grid) -> Grid {
+        if let Some(w) = self.wheel_at {
+            for n in wheel_cells(w) {
+                if let Some(d) = wedge_digit(w, n) {
+                    grid.set(n / 9, n % 9, d);
+                }
+            }
+        }
+        grid
     }
 
     pub(super) fn reading_of(&self, grid: Grid) -> Reading {
@@ -364,4 +424,69 @@ impl Game {
             self.above.push((dialog, usize::MAX));
         }
     }
+}
+
+/// The cells a wheel around `w` covers: `w` and its neighbours inside the grid.
+pub(super) fn wheel_cells(w: usize) -> Vec<usize> {
+    let (r, c) = ((w / 9) as i32, (w % 9) as i32);
+    let mut out = Vec::new();
+    for dr in -1..=1 {
+        for dc in -1..=1 {
+            let (nr, nc) = (r + dr, c + dc);
+            if (0..9).contains(&nr) && (0..9).contains(&nc) {
+                out.push((nr * 9 + nc) as usize);
+            }
+        }
+    }
+    out
+}
+
+/// The digit of the wedge of a wheel around `w` that lies over cell `n`: 1 to 8 for
+/// the neighbours, clockwise from the top left; none for the centre.
+pub(super) fn wedge_digit(w: usize, n: usize) -> Option<u8> {
+    let (dr, dc) = (
+        (n / 9) as i32 - (w / 9) as i32,
+        (n % 9) as i32 - (w % 9) as i32,
+    );
+    let order = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+    ];
+    order
+        .iter()
+        .position(|&o| o == (dr, dc))
+        .map(|k| k as u8 + 1)
+}
+
+/// The width of the bar a palette pad's button for `digit` is drawn as.
+pub(super) fn pad_bar_width(digit: u8) -> u32 {
+    4 + 2 * digit as u32
+}
+
+/// The digit of a palette pad's bar in a picture of it (dark on light): a solid dark
+/// box whose width says the digit.
+pub(super) fn pad_bar_digit(picture: &DynamicImage) -> Option<u8> {
+    let grey = picture.to_luma8();
+    let dark: Vec<(u32, u32)> = grey
+        .enumerate_pixels()
+        .filter(|p| p.2 .0[0] < 100)
+        .map(|p| (p.0, p.1))
+        .collect();
+    let (x0, x1) = (
+        dark.iter().map(|p| p.0).min()?,
+        dark.iter().map(|p| p.0).max()?,
+    );
+    let (y0, y1) = (
+        dark.iter().map(|p| p.1).min()?,
+        dark.iter().map(|p| p.1).max()?,
+    );
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    let solid = dark.len() as u32 == w * h && h == 30;
+    (1..=9u8).find(|&d| solid && pad_bar_width(d) == w)
 }

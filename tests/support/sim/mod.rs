@@ -175,6 +175,10 @@ pub struct Game {
     pub dialog_words: String,
     /// The words of a banner the game draws over the grid once solved.
     pub banner: Option<String>,
+    /// The banner lies across this row only (else rows 4 to 6), and its words read
+    /// only in a picture of its own rows (in the whole grid they are lost among the
+    /// digits, as Tesseract loses a word drawn over a row of digits).
+    pub banner_row: Option<usize>,
     /// Once solved, the game shows a victory screen in place of the grid, with these
     /// words (none: a picture without words).
     pub victory: Option<String>,
@@ -241,6 +245,23 @@ pub struct Game {
     /// Arrow keys scroll the page up by this many pixels (a page that leaves them to
     /// the browser); the selection stays.
     pub arrows_scroll: Option<u32>,
+    /// A click on a cell selects it and opens a number wheel over it and its eight
+    /// neighbours: the neighbours' places are wedges showing 1 to 8 (a click on one
+    /// enters its digit into the wheel's cell), the centre shows the cell's digit.
+    /// Digit keys go to the wheel's cell; the wheel stays open after them. Escape, or
+    /// a click outside the wheel (which does nothing else), closes it.
+    pub wheel: bool,
+    /// Only Escape closes the wheel (a click outside it does nothing at all).
+    pub wheel_closes_on_escape_only: bool,
+    /// The cell the open wheel is around.
+    pub wheel_at: Option<usize>,
+    /// The pad is a palette chosen first (Number Place): a click on a pad button picks
+    /// its digit, a click on a cell then enters it (or empties a cell that holds it);
+    /// nothing is selected, and keys do nothing. The pad's buttons are drawn as solid
+    /// bars 30 px tall, 4 + 2 x digit px wide, which the reader reads as their digit.
+    pub pad_first: bool,
+    /// The digit picked on such a pad.
+    pub picked: Option<u8>,
 }
 
 pub type Shared = Rc<RefCell<Game>>;
