@@ -105,7 +105,11 @@ fn main() {
                 run + 1,
                 timed.last_key_ms.map_or("-".into(), |k| k.to_string()),
                 timed.exit.as_millis(),
-                if verdict.is_ok() { "solved" } else { "NOT solved" }
+                if verdict.is_ok() {
+                    "solved"
+                } else {
+                    "NOT solved"
+                }
             );
             keys.extend(timed.last_key_ms);
             exits.push(timed.exit.as_millis() as u64);

@@ -220,7 +220,10 @@ fn main() {
     while !sudoku_bot::wayland::has_owner(&bus, DESKTOP)
         || !sudoku_bot::wayland::has_owner(&bus, "org.freedesktop.impl.portal.desktop.kde")
     {
-        assert!(up.elapsed() < Duration::from_secs(30), "no portal on the bus");
+        assert!(
+            up.elapsed() < Duration::from_secs(30),
+            "no portal on the bus"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let (node, token, took, dialog, what) = session(&bus, "1", None, accept);
@@ -238,7 +241,10 @@ fn main() {
             let mut hand = KwinInput::open_alone().expect("fake input");
             let mut i = 0;
             while moving.load(std::sync::atomic::Ordering::Relaxed) {
-                let _ = hand.move_to(ScreenPoint { x: 100 + i % 200, y: 100 });
+                let _ = hand.move_to(ScreenPoint {
+                    x: 100 + i % 200,
+                    y: 100,
+                });
                 i += 7;
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -250,7 +256,10 @@ fn main() {
     let count = frames.count();
     moving.store(false, std::sync::atomic::Ordering::Relaxed);
     let _ = mover.join();
-    println!("frames in the first {} ms with the pointer moving every 20 ms: {count}", first.elapsed().as_millis());
+    println!(
+        "frames in the first {} ms with the pointer moving every 20 ms: {count}",
+        first.elapsed().as_millis()
+    );
     let first_elapsed = got;
     println!(
         "first frame: {} ms after Start's answer ({})",

@@ -228,8 +228,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         reading: &Reading,
         seen: u64,
     ) -> Result<(Grid, bool), BotError> {
+        // One of several solutions is played only from digits read with confidence, or,
+        // when Tesseract is unsure of a typeface (via-sudoku's Hershey digits: 0.7),
+        // digits that a second, independent reading confirms every one of.
         let play_one = self.config.puzzle.several_solutions == SeveralSolutions::Play
-            && low_confidence_cells(reading).is_empty();
+            && (low_confidence_cells(reading).is_empty()
+                || matches!(reading.verdict, Verdict::Several(_))
+                    && self
+                        .reader
+                        .confirm(picture, reading)
+                        .is_ok_and(|u| u.is_empty()));
         let verdict = if play_one {
             reading.verdict.clone()
         } else {

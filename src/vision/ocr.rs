@@ -45,7 +45,10 @@ fn start_engine(language: &str, tessdata: Option<&str>) -> Result<LepTess, Strin
     // starts; they are held back so that the user reads one sentence from the bot.
     let (started, said) = crate::stderr_capture::held(|| LepTess::new(tessdata, language));
     if !said.trim().is_empty() {
-        tracing::debug!("Tesseract said while starting: {}", said.trim().replace('\n', " / "));
+        tracing::debug!(
+            "Tesseract said while starting: {}",
+            said.trim().replace('\n', " / ")
+        );
     }
     let mut engine = started.map_err(|e| {
         format!(

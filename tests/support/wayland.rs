@@ -822,12 +822,10 @@ impl WaylandDesktop {
         args.extend_from_slice(extra);
         let out = self.bot(&args);
         let exit = start.elapsed();
-        let last_key_ms = String::from_utf8_lossy(&out.stderr)
-            .lines()
-            .find_map(|l| {
-                let after = l.split("last keystroke ").nth(1)?;
-                after.split(' ').next()?.parse().ok()
-            });
+        let last_key_ms = String::from_utf8_lossy(&out.stderr).lines().find_map(|l| {
+            let after = l.split("last keystroke ").nth(1)?;
+            after.split(' ').next()?.parse().ok()
+        });
         TimedRun {
             out,
             exit,

@@ -82,7 +82,10 @@ impl PointerWatch {
             file,
         };
         let id: i32 = watch
-            .scripting("loadScript", &(watch.file.to_string_lossy().as_ref(), &watch.plugin))
+            .scripting(
+                "loadScript",
+                &(watch.file.to_string_lossy().as_ref(), &watch.plugin),
+            )
             .and_then(|r| r.body().deserialize().map_err(|e| e.to_string()))?;
         if id < 0 {
             return Err("KWin's scripting refused the script".into());

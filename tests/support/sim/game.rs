@@ -39,6 +39,7 @@ impl Game {
             user_clicks_after: None,
             user_input: None,
             unconfirmed: Vec::new(),
+            unsure: Vec::new(),
             forgotten: Vec::new(),
             fresh_reads: 0,
             selected: None,
@@ -308,7 +309,7 @@ impl Game {
         let cells = (0..81)
             .map(|i| CellReading {
                 digit: Some(grid.cells()[i]).filter(|&d| d != 0),
-                confidence: 1.0,
+                confidence: if self.unsure.contains(&i) { 0.7 } else { 1.0 },
                 method: if grid.cells()[i] == 0 {
                     Method::Empty
                 } else {

@@ -161,6 +161,9 @@ pub struct Game {
     pub user_input: Option<String>,
     /// Cells the second reading does not confirm.
     pub unconfirmed: Vec<usize>,
+    /// Cells whose digits the reader reads with a low confidence (0.7, as Tesseract on
+    /// via-sudoku's Hershey digits).
+    pub unsure: Vec<usize>,
     /// Cells whose glyphs the reader was told to forget.
     pub forgotten: Vec<usize>,
     pub fresh_reads: usize,
