@@ -301,16 +301,17 @@ zoo_click_words() {
   xdotool mousemove $xy click 1
 }
 
-# Chromium in app mode on PAGE (a file path), WIDTHxHEIGHT, with its DevTools port on
-# 127.0.0.1 ($ZOO_CDP) for the verdict.
+# Chromium in app mode on PAGE (a file path, or an http:// address on 127.0.0.1),
+# WIDTH,HEIGHT, with its DevTools port on 127.0.0.1 ($ZOO_CDP) for the verdict.
 zoo_chromium() {
   local page=$1 size=$2
+  [[ $page == http://* ]] || page=file://$page
   ZOO_CDP=$((9300 + RANDOM % 500))
   zoo_spawn browser chromium --no-sandbox --test-type --disable-gpu --disable-quic \
     --no-first-run --disable-background-networking --disable-component-update --disable-sync \
     --password-store=basic --user-data-dir="$(mktemp -d "$ZOO_RUN/chromium.XXXX")" --window-size="$size" \
     --window-position=0,0 --remote-debugging-address=127.0.0.1 --remote-debugging-port="$ZOO_CDP" \
-    --app="file://$page"
+    --app="$page"
 }
 
 # The value of a JavaScript EXPRESSION in the browser's page (JSON).
@@ -383,4 +384,16 @@ elif all(sorted(g[i] for i in u) == list("123456789") for u in units):
 else:
     print(f"not solved: {where} breaks a rule ({g[:9]}...)")
 PY
+}
+
+# The screen position of the browser page's top left corner (ZOO_PAGE_X, ZOO_PAGE_Y):
+# the browser's window, plus the frame Chromium draws itself inside it (outer minus
+# inner size: borders on each side, the title bar on top).
+zoo_page_origin() {
+  local w frame
+  w=$(zoo_wait_window "^$ZOO_WINDOW" 5) || return 1
+  eval "$(xdotool getwindowgeometry --shell "$w")"
+  frame=$(zoo_dom '[Math.round((outerWidth - innerWidth) / 2), Math.round(outerHeight - innerHeight - (outerWidth - innerWidth) / 2)]' | tr -d '[] ')
+  ZOO_PAGE_X=$((X + ${frame%,*}))
+  ZOO_PAGE_Y=$((Y + ${frame#*,}))
 }
