@@ -397,3 +397,19 @@ zoo_page_origin() {
   ZOO_PAGE_X=$((X + ${frame%,*}))
   ZOO_PAGE_Y=$((Y + ${frame#*,}))
 }
+
+# The words drawn in COLOR (MODE text) or on a bar of COLOR (MODE bar) on the screen
+# shot PNG: Tesseract on the box around the pixels of that colour alone, turned dark on
+# light. For a game's message over its grid, which Tesseract misses on the whole screen.
+zoo_color_words() {
+  local png=$1 color=$2 mode=$3 box map
+  box=$(convert "$png" -fuzz 12% -fill black +opaque "$color" -fill white -opaque "$color" -trim -format '%wx%h%X%Y' info: 2>/dev/null)
+  [[ $box =~ ^([0-9]+)x([0-9]+)\+ ]] && ((BASH_REMATCH[1] > 40 && BASH_REMATCH[2] > 10)) || return 0
+  if [[ $mode == bar ]]; then
+    map=(-fill black +opaque "$color" -fill white -opaque "$color")
+  else
+    map=(-fill white +opaque "$color" -fill black -opaque "$color")
+  fi
+  convert "$png" -crop "$box" +repage -fuzz 12% "${map[@]}" -bordercolor white -border 20 -resize 200% png:- 2>/dev/null |
+    tesseract - - --psm 7 2>/dev/null | tr '\n' ' ' | tr -s ' '
+}
