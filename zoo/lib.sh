@@ -1,6 +1,7 @@
 # The zoo's shared shell functions, sourced by scripts/zoo.sh and by each game's file
 # under zoo/games/. A game file defines:
-#   ZOO_KIND ZOO_SOURCE ZOO_PACKAGE ZOO_VERSION (what it is and where it comes from)
+#   ZOO_KIND ZOO_SOURCE ZOO_PACKAGE ZOO_VERSION ZOO_AUTHOR ZOO_LICENSE (what it is and
+#                    where it comes from), ZOO_VERDICT (a few words: how the game judges)
 #   zoo_install      install it (apt-get, pip into $ZOO_DIR/py, npm into $ZOO_DIR/npm)
 #   zoo_launch       start it on $DISPLAY, in the background, through zoo_spawn; set
 #                    ZOO_WINDOW to the title the bot is given (--window)

@@ -11,6 +11,7 @@ ZOO_PACKAGE=sudokuPackage
 ZOO_VERSION=0.1
 ZOO_AUTHOR="Shveta Sharma, Tia Wang"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='"Successful!!" over the grid'
 
 ZOO_NEEDS=("$ZOO_DIR/py/lib/python3.11/site-packages/sudokuPackage/main.py")
 

@@ -15,6 +15,7 @@ ZOO_PACKAGE=nicegui-number-place
 ZOO_VERSION=0.1.3
 ZOO_AUTHOR="Saito Tsutomu"
 ZOO_LICENSE=Apache-2.0
+ZOO_VERDICT='its line "クリア!" (DOM)'
 
 NP_PY=$ZOO_DIR/py-nicegui/bin/python
 ZOO_NEEDS=("$ZOO_DIR/py-nicegui/bin/number-place" /usr/bin/chromium /usr/bin/node)

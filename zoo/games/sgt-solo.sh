@@ -8,6 +8,7 @@ ZOO_PACKAGE=sgt-puzzles
 ZOO_VERSION=20230122.806ae71-2
 ZOO_AUTHOR="Simon Tatham"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='its copied grid: full, valid'
 
 ZOO_NEEDS=(/usr/games/sgt-solo /usr/bin/xclip)
 

@@ -14,6 +14,7 @@ ZOO_PACKAGE=sudoku-1440
 ZOO_VERSION=3.2.2
 ZOO_AUTHOR="shaggysa"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='its Submit!: "Correct!" (pressed by the zoo)'
 
 S1440_CSV=$ZOO_DIR/sudoku-1440-puzzles.csv
 ZOO_NEEDS=("$ZOO_DIR/py/bin/sudoku_1440" "$S1440_CSV")

@@ -6,6 +6,7 @@ ZOO_PACKAGE=sudoku
 ZOO_VERSION=1.0.5-2.1
 ZOO_AUTHOR="Michael Kennett"
 ZOO_LICENSE="public domain"
+ZOO_VERDICT='its status line "Well done"'
 
 ZOO_NEEDS=(/usr/games/sudoku /usr/bin/xterm /usr/bin/tmux)
 
