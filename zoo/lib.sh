@@ -132,9 +132,13 @@ zoo_judge_words() {
   fi
 }
 
-# The bot, as a user runs it: the executable from SUDOKU_BOT, else this worktree's build.
+# The bot as the scripted players use it (its dry run gives the cells' places, `read`
+# and `solve` a puzzle): $ZOO_PLAYER_BOT, else this tree's build, else $SUDOKU_BOT. Not
+# the bot under test: a build in progress that misreads a game must not fail its
+# controls (a locator build refused game-sudoku's grid in the positive control).
 zoo_bot() {
-  local bot=${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}
+  local bot=${ZOO_PLAYER_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}
+  [[ -x $bot ]] || bot=${SUDOKU_BOT:-$bot}
   "$bot" "$@"
 }
 
