@@ -128,7 +128,7 @@ zoo_judge_words() {
   elif grep -qiE "$success" <<<"$text"; then
     echo "solved: $where says \"$(grep -oiE "$success" <<<"$text" | head -n 1)\""
   else
-    echo "not solved: $where shows no success words ($(cut -c1-80 <<<"$text"))"
+    echo "not solved: $where shows no success words ($(cut -c1-80 <<<"$text" | iconv -f UTF-8 -t UTF-8 -c))"
   fi
 }
 
