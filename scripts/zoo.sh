@@ -9,11 +9,14 @@
 #       control (a scripted player enters the answer: the game must say solved), the
 #       negative control (one cell left empty: it must not), then N runs (1 by default)
 #       of `sudoku-bot-full --window TITLE --once -v` with no configuration, each judged
-#       by the game. Prints a table; logs and screenshots go to $ZOO_OUT (out/zoo).
-#       --load keeps both cores busy (stress-ng) during the runs.
+#       by the game. Prints the run-by-run table ($ZOO_OUT/runs.md), then one row per
+#       game with the total line ($ZOO_OUT/table.md: markdown, ready for the README);
+#       logs and screenshots go to $ZOO_OUT (out/zoo). --load keeps both cores busy
+#       (stress-ng) during the runs.
 #   scripts/zoo.sh --open GAME           start the game on a display of its own, print
 #                                        DISPLAY and the window title, and keep it open
 #                                        until Ctrl+C (to try the bot on it by hand)
+#   scripts/zoo.sh --table               print the two tables again from $ZOO_OUT's results
 #   scripts/zoo.sh --list                the games, one a line
 #   scripts/zoo.sh --installed GAME...   exit 0 when the games are installed, else 1
 #                                        naming what is missing
@@ -26,7 +29,7 @@ source "$here/zoo/lib.sh"
 
 usage() { sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
 
-install=0 check=0 open=0 runs=1 load=0 controls=1 games=()
+install=0 check=0 open=0 runs=1 load=0 controls=1 table_only=0 games=()
 while (($#)); do
   case $1 in
     --install) install=1 ;;
@@ -35,6 +38,7 @@ while (($#)); do
     --runs) runs=${2:?}; shift ;;
     --load) load=1 ;;
     --no-controls) controls=0 ;;
+    --table) table_only=1 ;;
     --list) ls "$here/zoo/games" | sed 's/\.sh$//'; exit 0 ;;
     -h | --help) usage 0 ;;
     -*) echo "zoo: unknown option $1" >&2; usage ;;
@@ -47,7 +51,7 @@ for g in "${games[@]}"; do
   [[ -f $here/zoo/games/$g.sh ]] || { echo "zoo: no game \"$g\" (scripts/zoo.sh --list)" >&2; exit 2; }
 done
 
-printenv_kind() { echo "$ZOO_KIND"; }
+printenv_kind() { printf '%s\t%s\n' "$ZOO_KIND" "${ZOO_VERDICT:-}"; }
 needs_present() {
   local f
   for f in "${ZOO_NEEDS[@]}"; do
@@ -87,10 +91,80 @@ if ((install)); then
   exit $failed
 fi
 
+render_tables() {
+  # The run-by-run table ($ZOO_OUT/runs.md), then the table per game ($ZOO_OUT/table.md,
+  # README-ready) with the total. The load flag and the bot are those of the run
+  # ($ZOO_OUT/run.txt).
+  {
+    echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    sed 's/|/\//g; s/\t/ | /g; s/^/| /; s/$/ |/' "$results"
+  } >"$ZOO_OUT/runs.md"
+  local run_load run_bot run_when run_loadavg
+  { read -r run_load; read -r run_bot; read -r run_when; read -r run_loadavg; } <"$ZOO_OUT/run.txt"
+  python3 - "$results" "$ZOO_OUT/games.tsv" "${run_when:-$(date -u '+%Y-%m-%d %H:%M UTC')}" "${run_loadavg:-$(cut -d' ' -f1-3 /proc/loadavg)}" "$run_load" \
+    "$run_bot" >"$ZOO_OUT/table.md" <<'PY'
+import math, statistics, sys
+results, games, when, loadavg, load, bot = sys.argv[1:]
+text = lambda path: open(path, encoding="utf-8", errors="replace").read()
+info = {g: (k, v) for g, k, v in (l.split("\t") for l in text(games).splitlines() if l)}
+rows = [l.split("\t") for l in text(results).splitlines() if l]
+def cell(text, n=110):
+    text = text.replace("|", "/").strip()
+    return text if len(text) <= n else text[: n - 3] + "..."
+print(f"The zoo, run ending {when}: load average {loadavg} (1, 5, 15 min)" + (", both cores kept busy (stress-ng --cpu 2)" if load == "1" else "")
+      + f"; the bot: {bot}.")
+print()
+print("| game | kind | the game's verdict | control + | control − | solved truthfully | seconds (median of solved) | the bot's last line when not solved |")
+print("|---|---|---|---|---|---|---|---|")
+order, good_games = [], 0
+for r in rows:
+    if r[0] not in order:
+        order.append(r[0])
+for g in order:
+    runs = [r for r in rows if r[0] == g]
+    dealt = [r for r in runs if r[9] != "no game"]
+    solved = [r for r in dealt if r[9] == "yes"]
+    secs = [float(r[8]) for r in solved if r[8] not in ("", "-")]
+    failed = [r for r in dealt if r[9] != "yes"]
+    why = ""
+    if failed:
+        r = failed[-1]
+        why = r[7] if r[6] != "0" else f"the bot exited 0; the game: {r[5]}"
+    count = f"{len(solved)} of {len(dealt)}" + (f" ({len(runs) - len(dealt)} dealt no puzzle)" if len(runs) > len(dealt) else "")
+    if dealt and len(solved) == len(dealt):
+        good_games += 1
+    kind, verdict = info.get(g, ("", ""))
+    print(f"| {g} | {cell(kind)} | {cell(verdict)} | {cell(runs[0][2], 40)} | {cell(runs[0][3], 40)} | {count} | "
+          + (f"{statistics.median(secs):.1f}" if secs else "-") + f" | {cell(why)} |")
+print()
+total = len(order)
+print(f"**{good_games} of {total} games solved truthfully** in every run "
+      f"({sum(r[9] == 'yes' for r in rows)} of {sum(r[9] != 'no game' for r in rows)} runs; "
+      f"≥90% needs {math.ceil(0.9 * total)} of {total} games).")
+PY
+echo
+cat "$ZOO_OUT/runs.md"
+echo
+cat "$ZOO_OUT/table.md"
+}
+
 ZOO_OUT=${ZOO_OUT:-$here/out/zoo}
 mkdir -p "$ZOO_OUT"
 results=$ZOO_OUT/results.tsv
+if ((table_only)); then
+  [[ -s $ZOO_OUT/run.txt ]] || { echo "zoo: no run in $ZOO_OUT to make tables of" >&2; exit 2; }
+  render_tables
+  exit 0
+fi
 : >"$results"
+: >"$ZOO_OUT/games.tsv"
+# The bot under test and its tree's commit, when it is a cargo build in a git tree.
+bot=${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}
+bot_tree=${bot%/target/*}
+[[ $bot_tree != "$bot" ]] && commit=$(git -C "$bot_tree" log -1 --format='%h' 2>/dev/null) &&
+  bot="$bot (built $(date -u -r "$bot" '+%H:%M UTC' 2>/dev/null) in a tree at commit $commit)"
+printf '%s\n%s\n' "$load" "$bot" >"$ZOO_OUT/run.txt"
 ZOO_RUN=$(mktemp -d)
 export ZOO_RUN
 cleanup() {
@@ -156,6 +230,7 @@ bot_run() {
   printf '%s|%s|%s' "$rc" "$(grep -v '^ *$' "$log" | tail -n 1 | cut -c1-160 | tr '|\t' '/ ')" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
 }
 
+
 if ((open)); then
   keep_open() {
     trap 'zoo_stop_games 2' EXIT
@@ -170,7 +245,8 @@ fi
 
 bad_controls=0
 for g in "${games[@]}"; do
-  kind=$(in_game "$g" printenv_kind)
+  IFS=$'\t' read -r kind judge < <(in_game "$g" printenv_kind)
+  printf '%s\t%s\t%s\n' "$g" "$kind" "$judge" >>"$ZOO_OUT/games.tsv"
   cplus=- cminus=-
   if ((controls)); then
     zoo_log "$g: positive control"
@@ -197,12 +273,7 @@ for g in "${games[@]}"; do
   done
 done
 
-echo
-echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-sed 's/|/\//g; s/\t/ | /g; s/^/| /; s/$/ |/' "$results"
-total=$(awk -F'\t' '$10 != "no game"' "$results" | wc -l)
-good=$(awk -F'\t' '$10 == "yes"' "$results" | wc -l)
-echo
-echo "truthfully solved: $good of $total runs, not counting runs where the game dealt no puzzle ($(uptime | sed 's/.*load average/load average/'))"
+# When the run ended and the load average then (1, 5, 15 minutes), for the tables.
+printf '%s\n%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$ZOO_OUT/run.txt"
+render_tables
 exit $bad_controls

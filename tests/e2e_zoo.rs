@@ -6,11 +6,13 @@
 //! -v`, no configuration), must exit 0 with the game's verdict saying solved.
 //!
 //! The games: nudoku (ncurses, in xterm; its own check says "Solved"), FLTK's Sudoku
-//! (paints its grid green when solved) and Solo from Simon Tatham's puzzles (GTK 3; its
-//! own text of the grid, copied from its Game menu). About 25-40 s each on 2 cores.
+//! (paints its grid green when solved), Solo from Simon Tatham's puzzles (GTK 3; its
+//! own text of the grid, copied from its Game menu) and GNOME Sudoku (GTK 4; its "Well
+//! done" dialog; a click on a cell opens its number popover). About 25-40 s each on 2
+//! cores.
 //!
-//! Needs `scripts/zoo.sh --install nudoku flsudoku sgt-solo` (apt-get). Without them
-//! the test is skipped loudly, and fails when CI is set.
+//! Needs `scripts/zoo.sh --install nudoku flsudoku sgt-solo gnome-sudoku` (apt-get).
+//! Without them the test is skipped loudly, and fails when CI is set.
 
 use sudoku_bot_testkit as support;
 
@@ -150,4 +152,9 @@ fn fltk_sudoku_is_solved_and_turns_green() {
 #[test]
 fn solo_is_solved_by_its_own_copy_of_the_grid() {
     assert_solved_truthfully("sgt-solo");
+}
+
+#[test]
+fn gnome_sudoku_is_solved_and_says_well_done() {
+    assert_solved_truthfully("gnome-sudoku");
 }

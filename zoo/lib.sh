@@ -1,6 +1,7 @@
 # The zoo's shared shell functions, sourced by scripts/zoo.sh and by each game's file
 # under zoo/games/. A game file defines:
-#   ZOO_KIND ZOO_SOURCE ZOO_PACKAGE ZOO_VERSION (what it is and where it comes from)
+#   ZOO_KIND ZOO_SOURCE ZOO_PACKAGE ZOO_VERSION ZOO_AUTHOR ZOO_LICENSE (what it is and
+#                    where it comes from), ZOO_VERDICT (a few words: how the game judges)
 #   zoo_install      install it (apt-get, pip into $ZOO_DIR/py, npm into $ZOO_DIR/npm)
 #   zoo_launch       start it on $DISPLAY, in the background, through zoo_spawn; set
 #                    ZOO_WINDOW to the title the bot is given (--window)
@@ -127,13 +128,17 @@ zoo_judge_words() {
   elif grep -qiE "$success" <<<"$text"; then
     echo "solved: $where says \"$(grep -oiE "$success" <<<"$text" | head -n 1)\""
   else
-    echo "not solved: $where shows no success words ($(cut -c1-80 <<<"$text"))"
+    echo "not solved: $where shows no success words ($(cut -c1-80 <<<"$text" | iconv -f UTF-8 -t UTF-8 -c))"
   fi
 }
 
-# The bot, as a user runs it: the executable from SUDOKU_BOT, else this worktree's build.
+# The bot as the scripted players use it (its dry run gives the cells' places, `read`
+# and `solve` a puzzle): $ZOO_PLAYER_BOT, else this tree's build, else $SUDOKU_BOT. Not
+# the bot under test: a build in progress that misreads a game must not fail its
+# controls (a locator build refused game-sudoku's grid in the positive control).
 zoo_bot() {
-  local bot=${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}
+  local bot=${ZOO_PLAYER_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}
+  [[ -x $bot ]] || bot=${SUDOKU_BOT:-$bot}
   "$bot" "$@"
 }
 
@@ -301,16 +306,17 @@ zoo_click_words() {
   xdotool mousemove $xy click 1
 }
 
-# Chromium in app mode on PAGE (a file path), WIDTHxHEIGHT, with its DevTools port on
-# 127.0.0.1 ($ZOO_CDP) for the verdict.
+# Chromium in app mode on PAGE (a file path, or an http:// address on 127.0.0.1),
+# WIDTH,HEIGHT, with its DevTools port on 127.0.0.1 ($ZOO_CDP) for the verdict.
 zoo_chromium() {
   local page=$1 size=$2
+  [[ $page == http://* ]] || page=file://$page
   ZOO_CDP=$((9300 + RANDOM % 500))
   zoo_spawn browser chromium --no-sandbox --test-type --disable-gpu --disable-quic \
     --no-first-run --disable-background-networking --disable-component-update --disable-sync \
     --password-store=basic --user-data-dir="$(mktemp -d "$ZOO_RUN/chromium.XXXX")" --window-size="$size" \
     --window-position=0,0 --remote-debugging-address=127.0.0.1 --remote-debugging-port="$ZOO_CDP" \
-    --app="file://$page"
+    --app="$page"
 }
 
 # The value of a JavaScript EXPRESSION in the browser's page (JSON).
@@ -383,4 +389,32 @@ elif all(sorted(g[i] for i in u) == list("123456789") for u in units):
 else:
     print(f"not solved: {where} breaks a rule ({g[:9]}...)")
 PY
+}
+
+# The screen position of the browser page's top left corner (ZOO_PAGE_X, ZOO_PAGE_Y):
+# the browser's window, plus the frame Chromium draws itself inside it (outer minus
+# inner size: borders on each side, the title bar on top).
+zoo_page_origin() {
+  local w frame
+  w=$(zoo_wait_window "^$ZOO_WINDOW" 5) || return 1
+  eval "$(xdotool getwindowgeometry --shell "$w")"
+  frame=$(zoo_dom '[Math.round((outerWidth - innerWidth) / 2), Math.round(outerHeight - innerHeight - (outerWidth - innerWidth) / 2)]' | tr -d '[] ')
+  ZOO_PAGE_X=$((X + ${frame%,*}))
+  ZOO_PAGE_Y=$((Y + ${frame#*,}))
+}
+
+# The words drawn in COLOR (MODE text) or on a bar of COLOR (MODE bar) on the screen
+# shot PNG: Tesseract on the box around the pixels of that colour alone, turned dark on
+# light. For a game's message over its grid, which Tesseract misses on the whole screen.
+zoo_color_words() {
+  local png=$1 color=$2 mode=$3 box map
+  box=$(convert "$png" -fuzz 12% -fill black +opaque "$color" -fill white -opaque "$color" -trim -format '%wx%h%X%Y' info: 2>/dev/null)
+  [[ $box =~ ^([0-9]+)x([0-9]+)\+ ]] && ((BASH_REMATCH[1] > 40 && BASH_REMATCH[2] > 10)) || return 0
+  if [[ $mode == bar ]]; then
+    map=(-fill black +opaque "$color" -fill white -opaque "$color")
+  else
+    map=(-fill white +opaque "$color" -fill black -opaque "$color")
+  fi
+  convert "$png" -crop "$box" +repage -fuzz 12% "${map[@]}" -bordercolor white -border 20 -resize 200% png:- 2>/dev/null |
+    tesseract - - --psm 7 2>/dev/null | tr '\n' ' ' | tr -s ' '
 }

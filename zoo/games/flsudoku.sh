@@ -7,6 +7,7 @@ ZOO_PACKAGE=fltk1.3-games
 ZOO_VERSION=1.3.8-5
 ZOO_AUTHOR="Michael Sweet (FLTK)"
 ZOO_LICENSE="LGPL-2+ with FLTK exceptions"
+ZOO_VERDICT='its grid painted green'
 
 ZOO_NEEDS=(/usr/games/flsudoku)
 

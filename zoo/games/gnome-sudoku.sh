@@ -5,6 +5,7 @@ ZOO_PACKAGE=gnome-sudoku
 ZOO_VERSION=1:43.1-1
 ZOO_AUTHOR="The GNOME Project"
 ZOO_LICENSE=GPL-3+
+ZOO_VERDICT='its "Well done" dialog'
 
 ZOO_NEEDS=(/usr/games/gnome-sudoku)
 

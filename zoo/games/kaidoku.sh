@@ -9,6 +9,7 @@ ZOO_PACKAGE=kaidoku
 ZOO_VERSION=1.0.1
 ZOO_AUTHOR="Katsutoshi Seki"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='its terminal: "Now this problem is solved !"'
 
 ZOO_NEEDS=("$ZOO_DIR/py/bin/kaidoku" /usr/bin/xterm /usr/bin/tmux /usr/bin/wmctrl)
 

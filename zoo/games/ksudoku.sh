@@ -7,6 +7,7 @@ ZOO_PACKAGE=ksudoku
 ZOO_VERSION=4:22.12.3-1
 ZOO_AUTHOR="The KDE community"
 ZOO_LICENSE=GPL-2+
+ZOO_VERDICT='its "Congratulations!" message'
 
 ZOO_NEEDS=(/usr/games/ksudoku)
 

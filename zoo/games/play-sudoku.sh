@@ -5,6 +5,7 @@ ZOO_PACKAGE=play-sudoku
 ZOO_VERSION=0.0.9
 ZOO_AUTHOR="4sushi"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='its "Victory!" screen'
 
 ZOO_NEEDS=("$ZOO_DIR/py/bin/play-sudoku" /usr/bin/xterm /usr/bin/tmux)
 

@@ -7,6 +7,7 @@ ZOO_PACKAGE=sudoku-react-component
 ZOO_VERSION=0.0.5
 ZOO_AUTHOR="Matus Ledenyi"
 ZOO_LICENSE=GPL-3.0
+ZOO_VERDICT='its DOM: full, no clash'
 
 ZOO_NEEDS=("$ZOO_DIR/npm/react-sudoku/react-sudoku.html" /usr/bin/chromium /usr/bin/node)
 

@@ -8,6 +8,7 @@ ZOO_PACKAGE=sgt-puzzles
 ZOO_VERSION=20230122.806ae71-2
 ZOO_AUTHOR="Simon Tatham"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='its copied grid: full, valid'
 
 ZOO_NEEDS=(/usr/games/sgt-solo /usr/bin/xclip)
 
@@ -34,7 +35,7 @@ zoo_verdict() {
     xdotool windowactivate "$w" 2>/dev/null
     xdotool mousemove --window "$w" 27 12 click 1
     sleep "$(( (5 + tries) / 10 )).$(( (5 + tries) % 10 ))"
-    zoo_click_words '^Copy$' && { copied=1; break; }
+    zoo_click_words '^C[o0]py$' && { copied=1; break; }
     xdotool key Escape
     sleep 0.3
   done

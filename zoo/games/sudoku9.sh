@@ -7,6 +7,7 @@ ZOO_PACKAGE=sudoku9
 ZOO_VERSION=0.1.0
 ZOO_AUTHOR="Kunal Kumar"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='its Validate: "Congratulations!" (pressed by the zoo)'
 
 ZOO_NEEDS=("$ZOO_DIR/py/bin/sudoku9")
 

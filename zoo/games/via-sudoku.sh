@@ -8,6 +8,7 @@ ZOO_PACKAGE=via-sudoku-solver
 ZOO_VERSION=1.0.1
 ZOO_AUTHOR="voilalex (Ilya Vouk)"
 ZOO_LICENSE=MIT
+ZOO_VERDICT='"Win!" under its grid'
 
 ZOO_NEEDS=("$ZOO_DIR/py/bin/via-sudoku-solver")
 
