@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/check-quick-start.sh
-scripts/zoo.sh --install nudoku flsudoku sgt-solo
+scripts/zoo.sh --install nudoku flsudoku sgt-solo gnome-sudoku
 # --workspace: the solver benchmark (bench-baseline) and the tools build too.
 cargo build --release --locked --workspace 2>&1 | tail -n 3
 cargo test --release --locked --workspace --no-fail-fast 2>&1
