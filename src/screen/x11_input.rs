@@ -43,8 +43,10 @@ use super::WindowInfo;
 use crate::input::{Input, InputError, Key, ScreenPoint};
 
 /// How long a grab by another program may last before the bot calls it the user's (a
-/// window manager holds the pointer for a moment after a click, to pass it on).
-const GRAB_PATIENCE: Duration = Duration::from_millis(300);
+/// window manager holds the pointer for a moment after a click, to pass it on; on a
+/// loaded machine that moment passed 300 ms after a click on a Chromium game's number
+/// pad). Nothing is sent while a grab is held, so waiting longer leaks nothing.
+const GRAB_PATIENCE: Duration = Duration::from_millis(1000);
 /// How long the focus is watched once it was seen leaving the game.
 const FOCUS_WATCH: Duration = Duration::from_millis(100);
 
