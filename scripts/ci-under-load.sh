@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
-command -v stress-ng >/dev/null || { echo "ci-under-load: stress-ng is not installed (apt-get install stress-ng)" >&2; exit 2; }
+command -v stress-ng >/dev/null || scripts/setup.sh --test
 out=$PWD/out/ci-under-load
 mkdir -p "$out"
 head=$(git rev-parse --short HEAD)
