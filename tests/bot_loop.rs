@@ -132,6 +132,35 @@ fn doubtful_read_is_reported_not_played() {
 }
 
 #[test]
+fn refused_picture_goes_to_the_users_private_cache_when_no_folder_is_configured() {
+    use std::os::unix::fs::PermissionsExt;
+    let (game, dir) = setup();
+    game.borrow_mut().read_mode = ReadMode::Doubtful(vec![3, 22]);
+    // The user's cache folder; no other test here leaves the picture folder unset.
+    let cache = dir.path().join("cache");
+    std::env::set_var("XDG_CACHE_HOME", &cache);
+    let mut config = sim::quick_config(dir.path());
+    config.watch.debug_dir = None;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let err = bot.run_once().unwrap_err();
+    let BotError::Refused {
+        picture: Some(path),
+        ..
+    } = err
+    else {
+        panic!("no picture saved: {err}")
+    };
+    let folder = cache.join("sudoku-bot");
+    assert!(
+        path.starts_with(&folder) && path.is_file(),
+        "{}",
+        path.display()
+    );
+    let mode = std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "the pictures' folder is readable by others");
+}
+
+#[test]
 fn unchanged_window_is_not_read_again() {
     let (game, dir) = setup();
     game.borrow_mut().read_mode = ReadMode::NoGrid;
