@@ -39,7 +39,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             None => crate::config::make_private_dir(&dir),
             Some(_) => {
                 use std::os::unix::fs::DirBuilderExt;
-                std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)
+                std::fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o700)
+                    .create(&dir)
             }
         };
         let saved = created

@@ -54,8 +54,8 @@ mod verify;
 
 use area::{covered, grid_with_margin, picture_area};
 pub use cells::arrow_path;
-pub use clock::{Clock, RealClock};
 use cells::{pad_point, plan_moves, CellMap};
+pub use clock::{Clock, RealClock};
 use fingerprint::fingerprint;
 use learn::Observed;
 pub use memory::ARROWS_SEEN_HARMLESS;
