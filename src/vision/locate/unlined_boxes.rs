@@ -7,10 +7,10 @@
 
 use image::RgbImage;
 
+use super::lattice::Lattice;
 use super::lattice_checks::{boxes_go_on, CHECKER_CONTRAST};
-use super::locate::{box_corners, Lattice, MIN_CELL};
-use super::regions::{Region, Regions};
-use super::Rect;
+use super::regions::{Region, Regions, INK_CONTRAST, MIN_CELL};
+use crate::vision::geometry::{box_corners, Rect};
 
 /// A box's width/height lies within [1/BOX_ASPECT, BOX_ASPECT] (a terminal's
 /// characters are taller than wide: its boxes too, a little).
@@ -133,7 +133,7 @@ fn painted_alike(boxes: &[&Region]) -> bool {
 fn cells_by_content(img: &RgbImage, boxes: &[&Region]) -> Option<Lattice> {
     let ink = |x: u32, y: u32, bg: [u8; 3]| {
         let p = img.get_pixel(x, y).0;
-        (0..3).any(|k| p[k].abs_diff(bg[k]) > super::glyphs::INK_CONTRAST)
+        (0..3).any(|k| p[k].abs_diff(bg[k]) > INK_CONTRAST)
     };
     // Per column of boxes, the ink's columns (x offsets in the box); per row, its rows.
     let mut xs: Vec<[(f32, f32); 3]> = Vec::new();
@@ -248,8 +248,8 @@ fn three_bands(profile: &[u32]) -> Option<[(f32, f32); 3]> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::regions::label_regions;
     use super::*;
-    use crate::vision::regions::label_regions;
     use image::Rgb;
 
     /// Nine 90 px boxes between 1 px black lines; in each box's nine 30 px cells, a
