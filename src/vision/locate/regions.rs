@@ -16,6 +16,12 @@ pub const FLAT_TOLERANCE: u8 = 10;
 /// A pixel is ink when some channel differs from the cell background by more than this.
 pub const INK_CONTRAST: u8 = 48;
 
+/// Whether pixel `p` is ink on background `bg`: some channel more than
+/// [`INK_CONTRAST`] off.
+pub fn is_ink(p: [u8; 3], bg: [u8; 3]) -> bool {
+    (0..3).any(|k| p[k].abs_diff(bg[k]) > INK_CONTRAST)
+}
+
 /// A colour's luminance, 0..=255 (0.3 R + 0.6 G + 0.1 B).
 pub fn luminance(p: [u8; 3]) -> u32 {
     (p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32) / 10
