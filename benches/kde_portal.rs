@@ -204,6 +204,9 @@ fn session(
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "shots") {
+        return shots();
+    }
     let accept: Vec<i32> = std::env::var("ACCEPT")
         .unwrap_or("-60,-25".into())
         .split(',')
@@ -275,4 +278,207 @@ fn main() {
     );
     let mut desk = desk;
     eprintln!("{}", desk.diagnose().replace("; ", "\n"));
+}
+
+/// One ScreenShot2 call (`method` with `leading` arguments, then the options and the
+/// pipe): (time to KWin's answer, time to the last byte, bytes, width x height).
+fn shot_timed(
+    bus: &Connection,
+    method: &str,
+    leading: Vec<Value<'static>>,
+    options: HashMap<&'static str, Value<'static>>,
+) -> (Duration, Duration, usize, String) {
+    use std::io::Read;
+    let start = Instant::now();
+    let (reader, writer) =
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).expect("a pipe");
+    let reading = std::thread::spawn(move || {
+        let mut data = Vec::new();
+        std::fs::File::from(reader)
+            .read_to_end(&mut data)
+            .map(|_| data)
+    });
+    let mut fields = zbus::zvariant::StructureBuilder::new();
+    for v in leading {
+        fields = fields.append_field(v);
+    }
+    let body = fields
+        .append_field(Value::from(options))
+        .append_field(Value::from(zbus::zvariant::Fd::from(writer)))
+        .build()
+        .expect("a body");
+    let reply = bus
+        .call_method(
+            Some("org.kde.KWin.ScreenShot2"),
+            "/org/kde/KWin/ScreenShot2",
+            Some("org.kde.KWin.ScreenShot2"),
+            method,
+            &body,
+        )
+        .unwrap_or_else(|e| panic!("{method}: {e}"));
+    drop(body);
+    let answered = start.elapsed();
+    let results: HashMap<String, OwnedValue> = reply.body().deserialize().expect("results");
+    let data = reading.join().expect("reader").expect("pixels");
+    let size = |k: &str| {
+        results
+            .get(k)
+            .and_then(|v| u32::try_from(v.clone()).ok())
+            .unwrap_or(0)
+    };
+    (
+        answered,
+        start.elapsed(),
+        data.len(),
+        format!("{}x{}", size("width"), size("height")),
+    )
+}
+
+/// `cargo bench --bench kde_portal -- shots`: what a ScreenShot2 look at GNOME Sudoku's
+/// window costs, by method and area.
+fn shots() {
+    let Some(mut desk) = wayland::start_kwin() else {
+        return;
+    };
+    desk.start_gnome_sudoku(
+        "2..5...675...721...4.1......7....6.4.1..6..5.8.6....3......5.8...792...148...1..2",
+    );
+    std::env::set_var("WAYLAND_DISPLAY", desk.wayland_display());
+    let bus = Connection::session().expect("session bus");
+    let list = kwin::list_windows().expect("KWin's windows");
+    let game = list.iter().find(|w| w.title == "Sudoku").expect("the game");
+    let r = game.rect;
+    println!(
+        "game at {},{} {}x{}, load {}",
+        r.x,
+        r.y,
+        r.width,
+        r.height,
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    let plain = || {
+        HashMap::from([
+            ("include-cursor", Value::from(false)),
+            ("native-resolution", Value::from(false)),
+        ])
+    };
+    let area = |x: i32, y: i32, w: u32, h: u32| {
+        vec![
+            Value::from(x),
+            Value::from(y),
+            Value::from(w),
+            Value::from(h),
+        ]
+    };
+    let report = |name: &str, runs: Vec<(Duration, Duration, usize, String)>| {
+        let mut answered: Vec<u128> = runs.iter().map(|r| r.0.as_micros() / 100).collect();
+        let mut whole: Vec<u128> = runs.iter().map(|r| r.1.as_micros() / 100).collect();
+        answered.sort_unstable();
+        whole.sort_unstable();
+        println!(
+            "{name}: {} ({} bytes): answer median {:.1} ms, last byte median {:.1} ms (min {:.1}, max {:.1})",
+            runs[0].3,
+            runs[0].2,
+            answered[answered.len() / 2] as f64 / 10.0,
+            whole[whole.len() / 2] as f64 / 10.0,
+            whole[0] as f64 / 10.0,
+            whole[whole.len() - 1] as f64 / 10.0
+        );
+    };
+    let n = 20;
+    let window = || area(r.x, r.y, r.width, r.height);
+    let mut deco = plain();
+    deco.insert("include-decoration", Value::from(true));
+    let series = |name: &str,
+                  method: &str,
+                  leading: &dyn Fn() -> Vec<Value<'static>>,
+                  options: &HashMap<&'static str, Value<'static>>,
+                  pause: u64| {
+        let runs = (0..n)
+            .map(|_| {
+                std::thread::sleep(Duration::from_millis(pause));
+                shot_timed(&bus, method, leading(), options.clone())
+            })
+            .collect();
+        report(name, runs);
+    };
+    for round in 0..2 {
+        println!("round {round}");
+        series("CaptureArea window", "CaptureArea", &window, &plain(), 0);
+        series(
+            "CaptureArea 1x1",
+            "CaptureArea",
+            &|| area(r.x, r.y, 1, 1),
+            &plain(),
+            0,
+        );
+        series(
+            "CaptureArea half",
+            "CaptureArea",
+            &|| area(r.x, r.y, r.width / 2, r.height / 2),
+            &plain(),
+            0,
+        );
+        series(
+            "CaptureArea window, 15 ms apart",
+            "CaptureArea",
+            &window,
+            &plain(),
+            15,
+        );
+        series(
+            "CaptureActiveWindow",
+            "CaptureActiveWindow",
+            &Vec::new,
+            &plain(),
+            0,
+        );
+        series(
+            "CaptureActiveWindow +decoration",
+            "CaptureActiveWindow",
+            &Vec::new,
+            &deco,
+            0,
+        );
+        // Two at once, of different areas (KWin merges equal requests).
+        let start = Instant::now();
+        for _ in 0..n / 2 {
+            let b2 = bus.clone();
+            let other = std::thread::spawn(move || {
+                shot_timed(
+                    &b2,
+                    "CaptureArea",
+                    vec![
+                        Value::from(r.x),
+                        Value::from(r.y),
+                        Value::from(r.width),
+                        Value::from(r.height - 1),
+                    ],
+                    HashMap::from([("include-cursor", Value::from(false))]),
+                )
+            });
+            shot_timed(
+                &bus,
+                "CaptureArea",
+                area(r.x, r.y, r.width, r.height),
+                plain(),
+            );
+            other.join().unwrap();
+        }
+        println!(
+            "two at once: {:.1} ms a pair",
+            start.elapsed().as_micros() as f64 / 1000.0 / (n / 2) as f64
+        );
+    }
+    let convert = Instant::now();
+    for _ in 0..n {
+        kwin::capture_area(&bus, &r).expect("a capture");
+    }
+    println!(
+        "the bot's capture_area (with conversion): {:.1} ms each",
+        convert.elapsed().as_micros() as f64 / 1000.0 / n as f64
+    );
+    drop(desk);
 }

@@ -89,7 +89,12 @@ pub fn open(wanted: &str, dry_run: bool) -> Result<Opened, ScreenError> {
             Ok::<_, String>((!dry_run).then(|| PointerWatch::start(&bus)).flatten())
         })
     };
+    let vetting = Instant::now();
     let mut windows = Windows::open().map_err(error)?;
+    debug!(
+        "KWin vouched for the Wayland connection in {} ms",
+        vetting.elapsed().as_millis()
+    );
     let start = Instant::now();
     let (game, kind) = loop {
         let list = windows.list().map_err(error)?;
