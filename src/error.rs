@@ -60,7 +60,11 @@ pub fn finish_json(result: anyhow::Result<ExitCode>) -> ExitCode {
 
 /// Reports `err` on stderr as one sentence and says its exit code.
 pub fn report(err: &anyhow::Error) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "sudoku-bot: {}", one_line(err));
+    // Waits for a library start that holds fd 2 back (Tesseract on its thread), so that
+    // the sentence reaches the user and not the held buffer.
+    crate::stderr_capture::unheld(|| {
+        let _ = writeln!(std::io::stderr(), "sudoku-bot: {}", one_line(err));
+    });
     exit_code(err)
 }
 

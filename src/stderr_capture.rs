@@ -5,7 +5,8 @@
 //! writes (the watch's "watching window ..." while Tesseract starts on a thread of its
 //! own) lands in the same buffer. So what was held is given back to stderr when the
 //! library call succeeds; only a failure's lines are kept from the user, who reads the
-//! bot's sentence about the failure instead.
+//! bot's sentence about the failure instead, written through [`unheld`] so that it
+//! waits for the hold to end.
 
 use std::io::{Read, Write};
 use std::sync::Mutex;
@@ -18,6 +19,14 @@ static HELD: Mutex<()> = Mutex::new(());
 /// returned and not shown. When fd 2 cannot be redirected, `f` runs as it is.
 pub fn held<T, E>(f: impl FnOnce() -> Result<T, E>) -> (Result<T, E>, String) {
     held_into(f, &mut std::io::stderr())
+}
+
+/// Runs `f` when fd 2 is not held (waiting for a hold on another thread to end): for
+/// the lines that must reach the user whatever the held call does, such as the one
+/// sentence of an error.
+pub fn unheld<T>(f: impl FnOnce() -> T) -> T {
+    let _one = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    f()
 }
 
 fn held_into<T, E>(

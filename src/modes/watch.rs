@@ -54,14 +54,16 @@ pub fn run(opts: Options) -> anyhow::Result<ExitCode> {
 
     let (backend, why) = backend::choose(opts.backend, config.backend, |v| std::env::var(v).ok())?;
     info!("backend {backend} ({why})");
+    // Tesseract starts on a thread of its own while the backend finds the window (KWin
+    // takes 150-200 ms to vouch for a new client).
+    let reader =
+        Reader::with_options(config.ocr.reader_options()).context("starting the OCR engine")?;
     let opened = backend::open(backend, &wanted, opts.dry_run, config.delays.x11_event)?;
     let (screen, input, title, backend) =
         (opened.screen, opened.input, opened.title, opened.backend);
     // The game is pinned by its program as well as its title: another program's window
     // with the same title is not the game.
     let game = screen.game_window().map(screen::Program::of);
-    let reader =
-        Reader::with_options(config.ocr.reader_options()).context("starting the OCR engine")?;
 
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
