@@ -39,11 +39,11 @@ impl Blob {
 
 const MARK_INSET: f32 = 0.125;
 
-/// The digit's blob, and whether it is a dot matrix: the tallest blob with those that
+/// The digit's blob, and for a dot matrix the gap between its dots: the tallest blob with those that
 /// overlap it (a digit broken by thin strokes) or stand on it with a gap of a pixel or
 /// two (a 5's flag, a 7's bar cut off by JPEG; pencil marks stand a sixth of the cell
 /// apart). With no tall blob, a cluster of dots close together (a dot-matrix digit).
-pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
+pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> {
     let tallest = *blobs.iter().max_by_key(|b| (b.y1 - b.y0, b.x1 - b.x0))?;
     let tall_enough = (tallest.y1 - tallest.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
     let gap = if tall_enough {
@@ -55,9 +55,9 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
         None
     } else {
         let boxes: Vec<[u32; 4]> = blobs.iter().map(|b| [b.x0, b.y0, b.x1, b.y1]).collect();
-        super::dots::cluster(&boxes, h).map(|[x0, y0, x1, y1]| Blob { x0, y0, x1, y1 })
+        super::dots::cluster(&boxes, h)
     };
-    let mut g = dotted.unwrap_or(tallest);
+    let mut g = dotted.map_or(tallest, |([x0, y0, x1, y1], _)| Blob { x0, y0, x1, y1 });
     loop {
         let before = (g.x0, g.y0, g.x1, g.y1);
         for b in blobs {
@@ -84,7 +84,7 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
             break;
         }
     }
-    Some((g, dotted.is_some()))
+    Some((g, dotted.map(|(_, gap)| gap)))
 }
 
 /// True for a line remnant inside a cell's box: a streak a pixel or two thin (at most

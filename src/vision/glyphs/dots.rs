@@ -20,17 +20,57 @@ pub fn gap(h: u32) -> u32 {
     ((h as f32 * DOT_GAP).round() as u32).max(2)
 }
 
+/// A matrix's dots stand apart by up to this many times their own size (a dot matrix
+/// is drawn as dots about a dot apart; small digits in a big cell have dots farther
+/// apart than [`DOT_GAP`] of the cell).
+const GAP_PER_DOT: f32 = 1.5;
+/// Dots joined by their size (not the cell's) make a digit only when the cluster is at
+/// least this share of the cell high (pencil marks are at most a quarter of it).
+const MIN_SPACED_HEIGHT: f32 = 0.3;
+
 /// The box (x0, y0, x1, y1, inclusive) of the tallest cluster of dots among the blob
-/// boxes of a cell `h` pixels high: blobs no bigger than a dot, each within [`gap`] of
-/// another. None when no cluster has [`MIN_DOTS`] dots.
-pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<[u32; 4]> {
+/// boxes of a cell `h` pixels high, and the gap its dots were joined across: blobs no
+/// bigger than a dot, each within the gap of another. The gap is [`gap`], else, when
+/// that finds no cluster, [`GAP_PER_DOT`] times the dots' median size, for dots of
+/// that size each way (within a pixel) in a cluster [`MIN_SPACED_HEIGHT`] of the cell
+/// high. None when no cluster has [`MIN_DOTS`] dots.
+pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<([u32; 4], u32)> {
     let max_dot = (MAX_DOT * h as f32).max(2.0) as u32;
     let dots: Vec<[u32; 4]> = blobs
         .iter()
         .copied()
         .filter(|b| b[2] - b[0] < max_dot && b[3] - b[1] < max_dot)
         .collect();
-    let gap = gap(h);
+    let mut sizes: Vec<u32> = dots
+        .iter()
+        .map(|b| (b[2] - b[0]).max(b[3] - b[1]) + 1)
+        .collect();
+    sizes.sort_unstable();
+    let median = sizes.get(sizes.len() / 2).copied().unwrap_or(0);
+    let by_size = (median as f32 * GAP_PER_DOT).round() as u32;
+    let by_cell = gap(h);
+    cluster_within(&dots, by_cell)
+        .map(|b| (b, by_cell))
+        .or_else(|| {
+            // A matrix's dots are all one size: a JPEG's fragments of pencil marks vary.
+            let alike: Vec<[u32; 4]> = dots
+                .iter()
+                .copied()
+                .filter(|b| {
+                    (b[2] - b[0] + 1).abs_diff(median) <= 1
+                        && (b[3] - b[1] + 1).abs_diff(median) <= 1
+                })
+                .collect();
+            let b = cluster_within(&alike, by_size).filter(|_| by_size > by_cell)?;
+            // Joined this far apart, only a digit-tall cluster counts: the fragments
+            // of one pencil mark in a JPEG join too, and are not as tall.
+            ((b[3] - b[1] + 1) as f32 >= MIN_SPACED_HEIGHT * h as f32).then_some((b, by_size))
+        })
+}
+
+/// The box of the tallest cluster of [`MIN_DOTS`] or more `dots`, each within `gap` of
+/// another.
+fn cluster_within(dots: &[[u32; 4]], gap: u32) -> Option<[u32; 4]> {
     let mut group: Vec<usize> = (0..dots.len()).collect();
     fn root(group: &mut [usize], mut i: usize) -> usize {
         while group[i] != i {
@@ -150,7 +190,7 @@ mod tests {
     fn a_column_of_dots_is_one_glyph_but_pencil_marks_are_not_dots() {
         // A "1" of 8 dots, 2 px each, 2 px apart, in a 60 px cell.
         let dots: Vec<[u32; 4]> = (0..8).map(|k| [30, 10 + 4 * k, 31, 11 + 4 * k]).collect();
-        assert_eq!(cluster(&dots, 60), Some([30, 10, 31, 39]));
+        assert_eq!(cluster(&dots, 60).map(|c| c.0), Some([30, 10, 31, 39]));
         // Nine pencil marks (9 px high, 10 px apart) are not dots.
         let marks: Vec<[u32; 4]> = (0..9)
             .map(|k| {
@@ -163,6 +203,19 @@ mod tests {
             })
             .collect();
         assert_eq!(cluster(&marks, 60), None);
+    }
+
+    #[test]
+    fn dots_farther_apart_than_a_twentieth_of_the_cell_still_make_one_glyph() {
+        // A "1" of 7 dots, 2 px each at a 4 px pitch, in a 40 px cell: farther apart
+        // than a twentieth of the cell (2 px), but about a dot apart.
+        let dots: Vec<[u32; 4]> = (0..7).map(|k| [20, 8 + 4 * k, 21, 9 + 4 * k]).collect();
+        assert_eq!(cluster(&dots, 40), Some(([20, 8, 21, 33], 3)));
+        // Specks a diagonal step of twice their size apart are not a digit.
+        let specks: Vec<[u32; 4]> = (0..7)
+            .map(|k| [2 + 5 * k, 1 + 5 * k, 3 + 5 * k, 2 + 5 * k])
+            .collect();
+        assert_eq!(cluster(&specks, 40), None);
     }
 
     #[test]

@@ -295,7 +295,9 @@ fn glyph_in(
         Block::Empty => return Some(doubtful_at(inked.rect_of(&g))),
     }
     let ink = inked.glyph_ink(&g);
-    let ink = if dotted || dots::is_mesh(&ink) {
+    let ink = if let Some(gap) = dotted {
+        dots::join(&ink, gap)
+    } else if dots::is_mesh(&ink) {
         dots::join(&ink, dots::gap(inked.h))
     } else {
         outline::filled(&ink).unwrap_or(ink)
