@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use sudoku_bot::vision::regions::label_regions;
+use sudoku_bot::vision::locate::regions::label_regions;
 use sudoku_bot::vision::{locate::locate_lattice, Reader};
 
 fn fixture(name: &str) -> std::path::PathBuf {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sudoku_bot::dataset::read_dat;
-use sudoku_bot::vision::classifier::DigitClassifier;
+use sudoku_bot::vision::digits::classifier::DigitClassifier;
 use sudoku_bot::vision::photo::read_photo;
 
 const PHOTOS: [&str; 5] = ["image1", "image10", "image100", "image111", "image1031"];

@@ -17,7 +17,7 @@ use std::io::Write;
 
 use crate::dataset::{corners_match, load_set, Sample};
 use crate::grid::Grid;
-use crate::vision::classifier::DigitClassifier;
+use crate::vision::digits::classifier::DigitClassifier;
 use crate::vision::{photo, Point, ReadError, Reader, Reading};
 use crate::UsageError;
 

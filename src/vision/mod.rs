@@ -37,7 +37,3 @@ pub use digits::{Reader, ReaderOptions};
 pub use geometry::{Point, Rect};
 pub use picture::{MAX_PICTURE_PIXELS, MEGAPIXEL};
 pub use reading::{CellReading, Method, ReadError, Reading};
-
-// Paths kept for callers outside vision/; fold after the merge.
-pub use digits::classifier;
-pub use locate::regions;

@@ -8,7 +8,7 @@ use ab_glyph::{Font, FontVec};
 use image::{GrayImage, Luma};
 
 use crate::Rng;
-use sudoku_bot::vision::classifier::WORK_SIDE;
+use sudoku_bot::vision::digits::classifier::WORK_SIDE;
 
 pub(crate) fn load_fonts() -> Vec<FontVec> {
     let mut out = Vec::new();

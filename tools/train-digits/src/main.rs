@@ -29,7 +29,7 @@ use anyhow::{bail, Context};
 use fonts::{load_fonts, render_cell};
 use image::{GrayImage, Luma};
 use sudoku_bot::dataset::load_desc;
-use sudoku_bot::vision::classifier::{
+use sudoku_bot::vision::digits::classifier::{
     prepare, softmax, Dense, DigitClassifier, CLASSES, INPUTS, WORK_SIDE,
 };
 use sudoku_bot::vision::photo::{work_picture, GridMesh};

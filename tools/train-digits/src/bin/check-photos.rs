@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use sudoku_bot::dataset::{corner_error, corners_match, load_desc};
-use sudoku_bot::vision::classifier::DigitClassifier;
+use sudoku_bot::vision::digits::classifier::DigitClassifier;
 use sudoku_bot::vision::photo::{locate_mesh, read_with_mesh, GridMesh};
 use sudoku_bot::vision::ReadError;
 
