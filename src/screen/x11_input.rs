@@ -219,11 +219,19 @@ impl X11Input {
     /// [`GAME_GRAB_PATIENCE`]; shorter grabs are waited out (this runs before the
     /// server is held).
     fn wait_for_grabs(&mut self, devices: &[Device], since: Instant) -> Result<(), InputError> {
+        let mut games_grab = false;
         loop {
             let Some(device) = self.grab_held(devices)? else {
+                if games_grab {
+                    tracing::debug!(
+                        "waited {} ms for the game's own grab to end",
+                        since.elapsed().as_millis()
+                    );
+                }
                 return Ok(());
             };
             let games = self.grab_is_games(device);
+            games_grab |= games;
             let patience = if games {
                 GAME_GRAB_PATIENCE
             } else {
