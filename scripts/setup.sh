@@ -18,11 +18,12 @@ play_pkgs=(xvfb openbox gnome-sudoku dbus dbus-x11 x11-utils x11-apps xdotool im
 # reader's fixtures); Mutter, GNOME Shell, PipeWire and WirePlumber for the Wayland
 # end-to-end tests (headless Mutter or GNOME Shell in a dbus-run-session); sway, grim
 # (its screenshots) and Xwayland for the sway ones (xhost is in x11-xserver-utils);
-# KWin (kwin-wayland) for the KDE Plasma ones.
+# KWin (kwin-wayland) for the KDE Plasma ones; stress-ng, the load generator of
+# scripts/ci-under-load.sh and `scripts/zoo.sh --load`.
 test_pkgs=(chromium x11-xserver-utils fonts-dejavu-core fonts-liberation fonts-freefont-ttf
            fonts-noto-mono fonts-dejavu-extra fonts-dseg fonts-allerta fonts-dotgothic16
            mutter gnome-shell pipewire pipewire-bin wireplumber sway grim xwayland
-           kwin-wayland)
+           kwin-wayland stress-ng)
 
 list=0 test=0
 for arg in "$@"; do

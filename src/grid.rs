@@ -4,7 +4,6 @@
 use std::fmt;
 
 mod verdict;
-pub(crate) use verdict::is_proper_puzzle;
 pub use verdict::Verdict;
 
 /// A 9x9 sudoku grid. Each cell holds 0 (empty) or a digit 1-9, row by row.

@@ -228,41 +228,35 @@ fn clicks_beside_and_escapes(g: &sim::Game) -> (usize, usize) {
     (beside, escapes)
 }
 
-#[test]
-fn a_number_wheel_a_click_opens_over_the_grid_is_closed_with_a_click_beside_it_after_each_digit() {
-    let game = solved_with_a_wheel(|_| {});
-    let g = game.borrow();
-    // Every digit typed once, into its cell: no click landed on a wedge of a wheel
-    // left open (which would have put its digit in another cell).
+/// Every digit typed once, into its cell (no click landed on a wedge of a wheel left
+/// open, which would have put its digit in another cell), nothing sent outside the
+/// game, and the wheel closed by `beside` clicks beside the grid and `escapes` Escapes.
+fn assert_each_digit_once_and_the_wheel_closed(g: &sim::Game, beside: usize, escapes: usize) {
     assert_eq!(
         g.digits().len(),
         empty_cells(&g.givens).len(),
         "{:?}",
         g.events
     );
+    assert_eq!(clicks_beside_and_escapes(g), (beside, escapes));
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+#[test]
+fn a_number_wheel_a_click_opens_over_the_grid_is_closed_with_a_click_beside_it_after_each_digit() {
+    let game = solved_with_a_wheel(|_| {});
+    let g = game.borrow();
     // One click beside the grid after each digit, inside the game's window; no
     // Escape (a key some games take for "back to the menu").
-    let (beside, escapes) = clicks_beside_and_escapes(&g);
-    assert_eq!(beside, empty_cells(&g.givens).len());
-    assert_eq!(escapes, 0);
-    assert!(g.strays().is_empty(), "{:?}", g.strays());
+    assert_each_digit_once_and_the_wheel_closed(&g, empty_cells(&g.givens).len(), 0);
 }
 
 #[test]
 fn a_number_wheel_that_only_escape_closes_is_closed_with_escape_after_each_digit() {
     let game = solved_with_a_wheel(|g| g.wheel_closes_on_escape_only = true);
     let g = game.borrow();
-    assert_eq!(
-        g.digits().len(),
-        empty_cells(&g.givens).len(),
-        "{:?}",
-        g.events
-    );
     // The one click beside the grid that did not close it, then Escape each time.
-    let (beside, escapes) = clicks_beside_and_escapes(&g);
-    assert_eq!(beside, 1);
-    assert_eq!(escapes, empty_cells(&g.givens).len());
-    assert!(g.strays().is_empty(), "{:?}", g.strays());
+    assert_each_digit_once_and_the_wheel_closed(&g, 1, empty_cells(&g.givens).len());
 }
 
 #[test]

@@ -132,6 +132,35 @@ fn doubtful_read_is_reported_not_played() {
 }
 
 #[test]
+fn refused_picture_goes_to_the_users_private_cache_when_no_folder_is_configured() {
+    use std::os::unix::fs::PermissionsExt;
+    let (game, dir) = setup();
+    game.borrow_mut().read_mode = ReadMode::Doubtful(vec![3, 22]);
+    // The user's cache folder; no other test here leaves the picture folder unset.
+    let cache = dir.path().join("cache");
+    std::env::set_var("XDG_CACHE_HOME", &cache);
+    let mut config = sim::quick_config(dir.path());
+    config.watch.debug_dir = None;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let err = bot.run_once().unwrap_err();
+    let BotError::Refused {
+        picture: Some(path),
+        ..
+    } = err
+    else {
+        panic!("no picture saved: {err}")
+    };
+    let folder = cache.join("sudoku-bot");
+    assert!(
+        path.starts_with(&folder) && path.is_file(),
+        "{}",
+        path.display()
+    );
+    let mode = std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "the pictures' folder is readable by others");
+}
+
+#[test]
 fn unchanged_window_is_not_read_again() {
     let (game, dir) = setup();
     game.borrow_mut().read_mode = ReadMode::NoGrid;
@@ -281,10 +310,11 @@ fn debug_pictures_are_bounded_and_never_saved_twice() {
     assert_eq!(count(), 3, "more pictures kept than debug_keep");
 }
 
-/// A game dealing a puzzle with several solutions, five of whose digits the reader reads
-/// unsure (0.7, as Tesseract reads via-sudoku's Hershey digits), the `unconfirmed`-th of
-/// them not confirmed by the second reading.
-fn several_solutions_read_unsure(
+/// A game dealing a puzzle with several solutions, the first `unsure` of whose digits
+/// the reader reads unsure (0.7, as Tesseract reads via-sudoku's Hershey digits), the
+/// `unconfirmed`-th of them not confirmed by the second reading.
+fn several_solutions_read(
+    unsure: usize,
     unconfirmed: Option<usize>,
 ) -> (sim::Shared, tempfile::TempDir, Grid) {
     let (game, dir) = setup();
@@ -295,7 +325,7 @@ fn several_solutions_read_unsure(
         g.board = puzzle;
         g.unsure = (0..81)
             .filter(|&i| puzzle.cells()[i] != 0)
-            .take(5)
+            .take(unsure)
             .collect();
         g.unconfirmed = unconfirmed.map(|k| g.unsure[k]).into_iter().collect();
     }
@@ -306,7 +336,7 @@ fn several_solutions_read_unsure(
 fn several_solutions_read_unsure_but_confirmed_digit_by_digit_are_played() {
     // via-sudoku deals 20-clue boards with several solutions: a second reading that
     // confirms every digit lets one of them be played.
-    let (game, dir, _) = several_solutions_read_unsure(None);
+    let (game, dir, _) = several_solutions_read(5, None);
     let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
     let outcome = bot.run_once().unwrap();
     assert!(
@@ -318,7 +348,7 @@ fn several_solutions_read_unsure_but_confirmed_digit_by_digit_are_played() {
 
 #[test]
 fn several_solutions_read_unsure_are_refused_when_one_digit_is_not_confirmed() {
-    let (game, dir, puzzle) = several_solutions_read_unsure(Some(2));
+    let (game, dir, puzzle) = several_solutions_read(5, Some(2));
     let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
     let err = bot.run_once().unwrap_err().to_string();
     assert!(err.contains("more than one solution"), "{err}");
@@ -329,13 +359,7 @@ fn several_solutions_read_unsure_are_refused_when_one_digit_is_not_confirmed() {
 
 #[test]
 fn a_puzzle_with_several_solutions_read_with_confidence_is_played() {
-    let (game, dir) = setup();
-    let puzzle = with_several_solutions(&game.borrow().givens, 2, 4);
-    {
-        let mut g = game.borrow_mut();
-        g.givens = puzzle;
-        g.board = puzzle;
-    }
+    let (game, dir, _) = several_solutions_read(0, None);
     let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
     let outcome = bot.run_once().unwrap();
     assert!(

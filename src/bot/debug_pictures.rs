@@ -1,5 +1,6 @@
 //! Pictures of refused reads for the user to look at: bounded in number, never the
-//! same picture twice.
+//! same picture twice, in a folder of the user's own (`$XDG_CACHE_HOME/sudoku-bot`,
+//! mode 0700, unless `watch.debug_dir` names another).
 
 use super::*;
 
@@ -15,12 +16,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         cells: &[usize],
         fingerprint: u64,
     ) -> Option<PathBuf> {
-        let dir = self
-            .config
-            .watch
-            .debug_dir
-            .clone()
-            .unwrap_or_else(default_debug_dir);
+        let configured = self.config.watch.debug_dir.clone();
+        let Some(dir) = configured.clone().or_else(default_debug_dir) else {
+            warn!("no folder for the picture of the refused read: no home folder, and watch.debug_dir is not set");
+            return None;
+        };
         let path = dir.join(format!("refused-{fingerprint:016x}.png"));
         if path.is_file() {
             return Some(path);
@@ -33,7 +33,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             Some(reading) => crate::vision::debug::doubtful_cells(picture, reading, cells),
             None => picture.to_rgb8(),
         };
-        let saved = std::fs::create_dir_all(&dir)
+        // The user's cache folder is made private (the pictures show the screen); a
+        // folder the configuration names is created private, or left as it is.
+        let created = match configured {
+            None => crate::config::make_private_dir(&dir),
+            Some(_) => {
+                use std::os::unix::fs::DirBuilderExt;
+                std::fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o700)
+                    .create(&dir)
+            }
+        };
+        let saved = created
             .map_err(|e| e.to_string())
             .and_then(|_| canvas.save(&path).map_err(|e| e.to_string()));
         match saved {
@@ -77,7 +89,9 @@ pub(super) fn prune_debug_pictures(dir: &Path, keep: usize) {
     }
 }
 
-/// Where pictures of refused reads go when `watch.debug_dir` is not set.
-pub fn default_debug_dir() -> PathBuf {
-    std::env::temp_dir().join("sudoku-bot")
+/// Where pictures of refused reads go when `watch.debug_dir` is not set: the user's
+/// cache folder, as for every picture the command line saves
+/// ([`crate::config::cache_dir`]); `None` without a home folder.
+pub fn default_debug_dir() -> Option<PathBuf> {
+    crate::config::cache_dir()
 }

@@ -94,7 +94,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     && read[m.cell] == 0
                     && typed_at
                         .get(&m.cell)
-                        .is_some_and(|at| at.elapsed() >= Duration::from_millis(300))
+                        .is_some_and(|at| self.since(*at) >= Duration::from_millis(300))
             })
             .map(|m| m.cell)
             .collect();
@@ -141,7 +141,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         typed: &[Move],
         strict: &[Move],
     ) -> Result<Result<[u8; 81], Look>, BotError> {
-        let start = Instant::now();
+        let start = self.now();
         let strict_wait = Duration::from_millis((2 * self.model.latency).max(40));
         // A slow game redraws late: its own digits get as long to read again.
         let changed_wait = Duration::from_millis((2 * self.model.latency).max(300));
@@ -161,11 +161,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .iter()
                 .filter(|m| read[m.cell] == 0 && !lately.iter().any(|&l| near(m.cell, l)))
                 .count();
-            if changed.is_empty() && (unshown == 0 || start.elapsed() >= strict_wait) {
-                debug!("mid-play look took {} ms", start.elapsed().as_millis());
+            if changed.is_empty() && (unshown == 0 || self.since(start) >= strict_wait) {
+                debug!("mid-play look took {} ms", self.since(start).as_millis());
                 return Ok(Ok(read));
             }
-            if !changed.is_empty() && start.elapsed() >= changed_wait {
+            if !changed.is_empty() && self.since(start) >= changed_wait {
                 return Ok(Err(Look::Changed(format!(
                     "the game's digits at {} no longer read as before (something covers or changed the grid); looking again",
                     cell_names(&changed)

@@ -37,6 +37,7 @@ mod area;
 mod beliefs;
 mod caret;
 mod cells;
+mod clock;
 mod debug_pictures;
 mod evidence;
 mod fingerprint;
@@ -54,6 +55,7 @@ mod verify;
 use area::{covered, grid_with_margin, picture_area};
 pub use cells::arrow_path;
 use cells::{pad_point, plan_moves, CellMap};
+pub use clock::{Clock, RealClock};
 use fingerprint::fingerprint;
 use learn::Observed;
 pub use memory::ARROWS_SEEN_HARMLESS;
@@ -259,6 +261,8 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     /// The window as it was before the puzzle's first move (its words are compared
     /// with the window's when the grid is gone after the last).
     before_play: Option<DynamicImage>,
+    /// The clock every wait, time-out and pace reads and sleeps on.
+    clock: Arc<dyn Clock>,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -295,7 +299,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             focus_box: None,
             pointer_trail: Default::default(),
             before_play: None,
+            clock: Arc::new(RealClock),
         }
+    }
+
+    /// The same bot on `clock` (a simulation's, which the test controls) instead of
+    /// the system's.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Plays another window from now on (the game's window closed and opened again):
@@ -332,7 +344,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Plays one puzzle: waits for a playable grid (at most `watch.once_timeout`, counted
     /// again after each pause in play), plays it, verifies it.
     pub fn run_once(&mut self) -> Result<Outcome, BotError> {
-        let mut start = Instant::now();
+        let mut start = self.now();
         let mut restarts = 0;
         let timeout = Duration::from_millis(self.config.watch.once_timeout);
         let mut failed_captures = 0;
@@ -346,7 +358,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             // times over.
             if self.last_input != sent_before && restarts < 5 {
                 restarts += 1;
-                start = Instant::now();
+                start = self.now();
             }
             if let Err(e @ BotError::Screen(ScreenError::Capture { .. })) = &step {
                 // A capture can fail while the window is being redrawn: look again, at
@@ -364,7 +376,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 Step::Done(outcome) => return Ok(outcome),
                 Step::Wait(reason) => {
                     debug!("waiting: {reason}");
-                    if start.elapsed() >= timeout {
+                    if self.since(start) >= timeout {
                         return Err(BotError::Timeout {
                             seconds: timeout.as_secs_f64(),
                             last: reason,
@@ -435,14 +447,24 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// Sleeps `ms` milliseconds, waking early when stopped.
     fn pause(&self, ms: u64) {
-        let end = Instant::now() + Duration::from_millis(ms);
+        let end = self.now() + Duration::from_millis(ms);
         while !self.stopped() {
-            let now = Instant::now();
+            let now = self.now();
             if now >= end {
                 break;
             }
-            std::thread::sleep((end - now).min(Duration::from_millis(50)));
+            self.clock.sleep((end - now).min(Duration::from_millis(50)));
         }
+    }
+
+    /// The time now, on the bot's clock.
+    fn now(&self) -> Instant {
+        self.clock.now()
+    }
+
+    /// The time passed since `then`, on the bot's clock.
+    fn since(&self, then: Instant) -> Duration {
+        self.clock.since(then)
     }
 }
 

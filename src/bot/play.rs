@@ -29,7 +29,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         map: &CellMap,
     ) -> Result<Played, BotError> {
         self.wait_for_keys_released()?;
-        let t = Instant::now();
+        let t = self.now();
         // A screen whose captures lag says nothing about the game's timing: the
         // default model is played (a click, then a key; arrow keys once their trial
         // passed), and the closed loop corrects it.
@@ -109,7 +109,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 )?;
                 match observed {
                     Observed::Entered => {
-                        round.note_typed(m);
+                        round.note_typed(m, self.now());
                         if !self.model.learning() {
                             self.pause(self.pace.after_key);
                         }
@@ -128,7 +128,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         info!(
             "entered {} digits in {} ms",
             round.queue.len(),
-            t.elapsed().as_millis()
+            self.since(t).as_millis()
         );
         Ok(Played::All)
     }
@@ -151,7 +151,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             Some(Observed::Stop(played)) => return Ok(Goes::Stop(played)),
             Some(Observed::Entered) => {
                 round.selected = Some(m.cell);
-                round.note_typed(m);
+                round.note_typed(m, self.now());
                 self.pause(self.pace.after_key);
                 return Ok(Goes::Again);
             }
@@ -194,7 +194,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             round.last_look,
             &trying,
         )?;
-        round.last_look = Some(Instant::now());
+        round.last_look = Some(self.now());
         if let Look::Retype(cells) = &look {
             self.forget_recalled(&format!(
                 "{} did not show the digit typed",
@@ -304,7 +304,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if let Trial::Trying { cells, .. } = &mut self.model.trial {
             cells.push(m.cell);
         }
-        round.note_typed(m);
+        round.note_typed(m, self.now());
         self.last_input = round.last_key;
         self.pause(delays.after_key);
         Ok(None)
@@ -367,7 +367,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Some(stop));
             }
             self.input.key(key)?;
-            self.last_input = Some(Instant::now());
+            self.last_input = Some(self.now());
             self.pause(self.pace.after_arrow);
         }
         Ok(None)
@@ -416,9 +416,8 @@ impl Round {
         }
     }
 
-    /// Notes move `m` as typed now.
-    fn note_typed(&mut self, m: Move) {
-        let now = Instant::now();
+    /// Notes move `m` as typed at `now`.
+    fn note_typed(&mut self, m: Move, now: Instant) {
         self.typed.push(m);
         self.expect[m.cell] = m.digit;
         self.typed_at.insert(m.cell, now);

@@ -91,7 +91,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 return Ok(None);
             }
-            std::thread::sleep(Duration::from_millis(1 << look));
+            self.clock.sleep(Duration::from_millis(1 << look));
         }
         Ok(elsewhere)
     }
@@ -134,19 +134,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     cell_name(next_cell)
                 )));
             }
-            std::thread::sleep(Duration::from_millis(1 << look));
+            self.clock.sleep(Duration::from_millis(1 << look));
         }
         Ok(())
     }
 
     /// Blocks until no key is held (the Enter that started the bot may still be down).
     pub(super) fn wait_for_keys_released(&mut self) -> Result<(), BotError> {
-        let start = Instant::now();
+        let start = self.now();
         while self.input.keys_held()? {
-            if start.elapsed() > Duration::from_secs(1) {
+            if self.since(start) > Duration::from_secs(1) {
                 return Err(BotError::Interfered("a key is held down".into()));
             }
-            std::thread::sleep(Duration::from_millis(10));
+            self.clock.sleep(Duration::from_millis(10));
         }
         Ok(())
     }

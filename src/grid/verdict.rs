@@ -1,9 +1,9 @@
 //! Whether a grid as read is a puzzle to act on: the one decision that the screenshot
-//! reader, the photo reader, `overlay` and the bot share, and the one place a reading is
-//! solved.
+//! reader, the photo reader, `overlay` and the bot share. The verdict is given above
+//! the solver ([`Verdict::of`] in `solver/verdict.rs`, the one place a reading is
+//! solved); here is what it says.
 
 use super::{cell_names, Grid};
-use crate::solver::{count_solutions, solve, Solution};
 
 /// What a reading allows. Made by [`Verdict::of`], once, when a reading is finished.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,36 +20,6 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The verdict on `grid` as read, where `unread` are the cells with ink that no
-    /// reader could name. In this order: unread cells, clashing givens, no solution (the
-    /// givens whose change would explain it are blamed, see [`suspect_givens`]), then one
-    /// solution or several.
-    pub fn of(grid: &Grid, unread: &[usize]) -> Verdict {
-        if !unread.is_empty() {
-            return Verdict::Doubtful {
-                reason: format!("{} cells could not be read", unread.len()),
-                cells: unread.to_vec(),
-            };
-        }
-        match solve(grid) {
-            Solution::Unique(solution) => Verdict::Unique(solution),
-            Solution::Multiple(one) => Verdict::Several(one),
-            Solution::Unsolvable => Verdict::Doubtful {
-                reason: "the puzzle read has no solution".into(),
-                cells: suspect_givens(grid),
-            },
-            Solution::Invalid(conflicts) => {
-                let mut cells: Vec<usize> = conflicts.iter().flat_map(|c| c.cells).collect();
-                cells.sort_unstable();
-                cells.dedup();
-                Verdict::Doubtful {
-                    reason: format!("the digits read clash ({})", conflicts[0]),
-                    cells,
-                }
-            }
-        }
-    }
-
     /// The verdict of a reading not judged yet: doubtful, so that nothing acts on it.
     pub fn unjudged() -> Verdict {
         Verdict::Doubtful {
@@ -93,118 +63,9 @@ impl std::fmt::Display for Verdict {
     }
 }
 
-/// Whether `grid` is a proper puzzle: givens that do not clash and exactly one solution.
-/// The cheap test behind [`Verdict::Unique`] (no cells blamed), for readers that try
-/// several readings and keep the one that is.
-pub(crate) fn is_proper_puzzle(grid: &Grid) -> bool {
-    grid.conflicts().is_empty() && count_solutions(grid, 2) == 1
-}
-
-/// The givens that could explain why a read puzzle has no solution: those whose change
-/// to another digit makes it a proper puzzle. Falls back to every given when no single
-/// cell explains it.
-fn suspect_givens(grid: &Grid) -> Vec<usize> {
-    let givens: Vec<usize> = (0..81).filter(|&i| grid.cells()[i] != 0).collect();
-    let suspects: Vec<usize> = givens
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let mut g = *grid;
-            (1..=9u8).filter(|&d| d != grid.cells()[i]).any(|d| {
-                g.set(i / 9, i % 9, d);
-                is_proper_puzzle(&g)
-            })
-        })
-        .collect();
-    if suspects.is_empty() {
-        givens
-    } else {
-        suspects
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-    fn grid(line: &str) -> Grid {
-        Grid::parse(line).unwrap()
-    }
-
-    #[test]
-    fn a_proper_puzzle_has_its_one_solution() {
-        let v = Verdict::of(&grid(PUZZLE), &[]);
-        let Verdict::Unique(s) = &v else {
-            panic!("{v}")
-        };
-        assert!(grid(PUZZLE).is_solved_by(s));
-        assert_eq!(v.solution(), Some(s));
-    }
-
-    #[test]
-    fn unread_cells_come_first_and_are_blamed() {
-        let v = Verdict::of(&grid(PUZZLE), &[3, 40]);
-        assert_eq!(
-            v,
-            Verdict::Doubtful {
-                reason: "2 cells could not be read".into(),
-                cells: vec![3, 40]
-            }
-        );
-        assert_eq!(v.solution(), None);
-    }
-
-    #[test]
-    fn clashing_givens_blame_both_cells() {
-        // r1c3 read as 5: a second 5 in row 1.
-        let mut g = grid(PUZZLE);
-        g.set(0, 2, 5);
-        let v = Verdict::of(&g, &[]);
-        assert_eq!(
-            v.to_string(),
-            "the digits read clash (duplicate 5 in row 1) (doubtful cells: r1c1 r1c3)"
-        );
-    }
-
-    #[test]
-    fn no_solution_blames_the_givens_whose_change_would_mend_it() {
-        // r1c1 read as 1 instead of 5: no clash, but no solution either; putting 5 back
-        // mends it, so r1c1 is among the cells blamed, and a given that no change could
-        // mend is not.
-        let mut g = grid(PUZZLE);
-        g.set(0, 0, 1);
-        let Verdict::Doubtful { reason, cells } = Verdict::of(&g, &[]) else {
-            panic!("an unsolvable grid must be doubtful")
-        };
-        assert_eq!(reason, "the puzzle read has no solution");
-        assert!(cells.contains(&0), "{cells:?}");
-        assert!(cells.len() < g.filled(), "{cells:?}");
-    }
-
-    #[test]
-    fn several_solutions_are_kept_apart_and_refused_where_one_is_needed() {
-        let mut g = grid(PUZZLE);
-        for i in [0, 1, 4] {
-            g.set(0, i, 0);
-        }
-        let v = Verdict::of(&g, &[]);
-        assert!(
-            matches!(v, Verdict::Several(s) if g.is_solved_by(&s)),
-            "{v}"
-        );
-        assert_eq!(
-            v.unique_only(|| vec![7]),
-            Verdict::Doubtful {
-                reason: "the puzzle read has more than one solution".into(),
-                cells: vec![7]
-            }
-        );
-        assert!(!is_proper_puzzle(&g));
-        assert!(is_proper_puzzle(&grid(PUZZLE)));
-    }
 
     #[test]
     fn an_unjudged_reading_is_not_to_be_acted_on() {

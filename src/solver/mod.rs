@@ -30,12 +30,14 @@
 mod search;
 mod state;
 mod tables;
+mod verdict;
 
 use crate::grid::{Conflict, Grid};
 use search::Search;
 use state::State;
 #[cfg(test)]
 use tables::*;
+pub(crate) use verdict::is_proper_puzzle;
 
 /// The answer for a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -19,9 +19,10 @@ use image::{DynamicImage, Rgb, RgbImage};
 use imageproc::drawing::{draw_hollow_rect_mut, draw_line_segment_mut};
 use imageproc::rect::Rect as PixRect;
 
+use super::geometry::{Point, Rect};
 use super::glyphs::Glyph;
 use super::locate::Lattice;
-use super::{Method, Reading, Rect};
+use super::reading::{Method, Reading};
 use crate::font::draw_text;
 
 const RED: Rgb<u8> = Rgb([230, 30, 30]);
@@ -56,7 +57,7 @@ pub fn write_no_grid(dir: &Path, picture: &RgbImage) {
 }
 
 /// Outline of the grid through its four corners.
-pub fn outline(img: &mut RgbImage, corners: &[super::Point; 4], colour: Rgb<u8>) {
+pub fn outline(img: &mut RgbImage, corners: &[Point; 4], colour: Rgb<u8>) {
     for k in 0..4 {
         let (a, b) = (corners[k], corners[(k + 1) % 4]);
         for t in -1..=1 {

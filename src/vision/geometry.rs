@@ -10,10 +10,76 @@
 //! gave the same readings of all 163 fixture pictures, but on an input of the overlay's
 //! fuzz corpus it never returned (nalgebra's SVD, which it solves through, has no cap on
 //! its iterations). The elimination here always ends.
+//!
+//! Also the picture's points and boxes ([`Point`], [`Rect`]), which every stage shares.
 
 use image::GrayImage;
 
-use super::Point;
+/// A point in picture pixels (x to the right, y down).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Point {
+    pub x: f32,
+    pub y: f32,
+}
+
+impl Point {
+    /// The smallest axis-aligned box holding `points` (a cell's or the grid's four
+    /// corners), as its top-left (least x and y) and bottom-right (greatest x and y)
+    /// corners. NaN coordinates are passed over; with no points the box is inside out,
+    /// from `f32::MAX` to `f32::MIN`.
+    pub fn bounds(points: &[Point]) -> (Point, Point) {
+        let mut lo = Point {
+            x: f32::MAX,
+            y: f32::MAX,
+        };
+        let mut hi = Point {
+            x: f32::MIN,
+            y: f32::MIN,
+        };
+        for p in points {
+            lo = Point {
+                x: lo.x.min(p.x),
+                y: lo.y.min(p.y),
+            };
+            hi = Point {
+                x: hi.x.max(p.x),
+                y: hi.y.max(p.y),
+            };
+        }
+        (lo, hi)
+    }
+}
+
+/// An axis-aligned box in picture pixels.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct Rect {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl Rect {
+    pub fn center(&self) -> Point {
+        Point {
+            x: self.x + self.w / 2.0,
+            y: self.y + self.h / 2.0,
+        }
+    }
+}
+
+/// The corners of an upright box: top-left, top-right, bottom-right, bottom-left.
+pub fn box_corners(left: f32, top: f32, right: f32, bottom: f32) -> [Point; 4] {
+    [
+        Point { x: left, y: top },
+        Point { x: right, y: top },
+        Point {
+            x: right,
+            y: bottom,
+        },
+        Point { x: left, y: bottom },
+    ]
+}
 
 /// A 3x3 projective transform, row-major, h[8] = 1.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -125,6 +191,15 @@ pub fn bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bounds_of_a_skewed_quad_reach_its_outermost_corners() {
+        let p = |x, y| Point { x, y };
+        let quad = [p(10.0, 5.0), p(50.5, 8.0), p(47.0, 40.25), p(7.0, 38.0)];
+        assert_eq!(Point::bounds(&quad), (p(7.0, 5.0), p(50.5, 40.25)));
+        let (lo, hi) = Point::bounds(&[p(3.0, f32::NAN), p(1.0, 2.0)]);
+        assert_eq!((lo, hi), (p(1.0, 2.0), p(3.0, 2.0)), "NaN is passed over");
+    }
 
     fn close(p: Point, x: f32, y: f32) -> bool {
         (p.x - x).abs() < 1e-3 && (p.y - y).abs() < 1e-3

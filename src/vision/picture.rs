@@ -4,7 +4,16 @@
 
 use image::DynamicImage;
 
-use super::{ReadError, Reading, MEGAPIXEL};
+use super::reading::{ReadError, Reading};
+
+/// A megapixel, as cameras count them in binary steps: 2^20 pixels.
+pub const MEGAPIXEL: u64 = 1 << 20;
+
+/// The pixel budget: the largest picture read (8192x6400, past any phone camera and an
+/// 8K screen). Files over it are refused before decoding; [`Reader::read`](crate::vision::Reader::read) scales a
+/// picture over it down first. Within it, a read costs at most about 2 s and 1 GB on
+/// one core, whatever the picture shows (`cargo bench --bench hostile`).
+pub const MAX_PICTURE_PIXELS: u64 = 50 * MEGAPIXEL;
 
 /// True for camera pictures: sensor noise and JPEG leave few neighbouring pixels
 /// exactly equal, where screenshots (flat fills, even gradients) have most of them
@@ -26,7 +35,7 @@ pub(super) fn neighbour_shares(rgb: &image::RgbImage) -> (Option<f64>, Option<f6
     let near = |a: &[u8], b: &[u8]| {
         a.iter()
             .zip(b)
-            .all(|(p, q)| p.abs_diff(*q) <= super::regions::FLAT_TOLERANCE)
+            .all(|(p, q)| p.abs_diff(*q) <= super::locate::regions::FLAT_TOLERANCE)
     };
     for y in (0..h as usize).step_by(4) {
         let row = &rgb.as_raw()[y * stride..(y + 1) * stride];
@@ -131,11 +140,11 @@ pub(super) fn scaled(read: Result<Reading, ReadError>, k: f32) -> Result<Reading
 
 /// Maps a reading of a picture scaled down by `k` back onto the full picture.
 pub(super) fn scale_reading(reading: &mut Reading, k: f32) {
-    let point = |p: &mut super::Point| {
+    let point = |p: &mut super::geometry::Point| {
         p.x *= k;
         p.y *= k;
     };
-    let rect = |r: &mut super::Rect| {
+    let rect = |r: &mut super::geometry::Rect| {
         r.x *= k;
         r.y *= k;
         r.w *= k;

@@ -12,127 +12,25 @@ use std::path::Path;
 use image::imageops::FilterType;
 use image::DynamicImage;
 
-use super::agreement::{disagreement, few_contradictions};
-use super::classifier::DigitClassifier;
+use super::digits::agreement::{disagreement, few_contradictions};
+use super::digits::classifier::DigitClassifier;
+use super::digits::readers::Reader;
+use super::digits::rules::only_fit;
+use super::glyphs::signature::Signature;
 use super::glyphs::{doubt_lone_marks, find_glyphs, given_height_threshold, Glyph};
-use super::locate::Lattice;
-use super::ocr::Ocr;
+use super::locate::regions::Regions;
+use super::locate::{locate_screen_grid, Lattice};
 pub use super::picture::looks_like_photo;
 use super::picture::{
-    neighbour_shares, rgb_of, scaled, shrink, NOISE_CLOSE_SHARE, PHOTO_EQUAL_SHARE,
-    PHOTO_ONLY_PIXELS, PHOTO_WORK_PIXELS,
+    neighbour_shares, rgb_of, scaled, shrink, MAX_PICTURE_PIXELS, NOISE_CLOSE_SHARE,
+    PHOTO_EQUAL_SHARE, PHOTO_ONLY_PIXELS, PHOTO_WORK_PIXELS,
 };
-use super::regions::Regions;
-use super::rules::only_fit;
-use super::screen_grid::locate_screen_grid;
-use super::signature::Signature;
-use super::{debug, Reading, MAX_PICTURE_PIXELS};
-use crate::grid::is_proper_puzzle;
+use super::reading::{ReadError, Reading};
+use super::{debug, photo};
 use crate::grid::Grid;
-
-/// Why a picture could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// No sudoku grid was found in the picture.
-    #[error("no sudoku grid found in the picture")]
-    NoGrid,
-    /// A grid was found but its reading is not trustworthy: the digits clash, the puzzle
-    /// has no solution, or some cells could not be read. `cells` are 0..81.
-    #[error("{reason} (doubtful cells: {})", crate::grid::cell_names(cells))]
-    Doubtful {
-        reason: String,
-        cells: Vec<usize>,
-        reading: Box<Reading>,
-    },
-    /// The OCR engine could not start or failed.
-    #[error("OCR engine: {0}")]
-    Engine(String),
-}
-
-/// A glyph group read once: its look and the digit it is.
-pub(super) struct Known {
-    pub(super) signature: Signature,
-    pub(super) digit: u8,
-    pub(super) confidence: f32,
-}
-
-/// The reader's settings (`[ocr]` in config.toml).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReaderOptions {
-    /// Tesseract's language model.
-    pub language: String,
-    /// The folder holding `<language>.traineddata`; `None` for the system's.
-    pub tessdata_dir: Option<String>,
-    /// Tesseract answers below this confidence (0..1) are not trusted on their own: the
-    /// glyph is read again alone, and failing that decided by the rules.
-    pub min_confidence: f32,
-    /// Start Tesseract at once, in the background (screenshots: it overlaps with
-    /// decoding and locating), or only when a read needs it (photos, read by the
-    /// classifier, mostly never do).
-    pub eager_ocr: bool,
-}
-
-impl Default for ReaderOptions {
-    fn default() -> ReaderOptions {
-        ReaderOptions {
-            language: "eng".into(),
-            tessdata_dir: None,
-            min_confidence: DEFAULT_MIN_CONFIDENCE,
-            eager_ocr: true,
-        }
-    }
-}
-
-/// Tesseract reads clean printed digits at 0.85-0.97; below half it is guessing.
-pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.5;
-
-/// Reads sudoku grids from pictures. Build once, read many: the OCR engine starts once,
-/// and glyphs read in one picture are recognised in the next without OCR.
-pub struct Reader {
-    pub(super) ocr: Ocr,
-    pub(super) min_confidence: f32,
-    pub(super) known: Vec<Known>,
-    /// The look of each cell's given glyph in the last screenshot read, so that what
-    /// was learnt from them can be forgotten when they lead to a clash or a refusal.
-    pub(super) last_looks: Vec<Option<Signature>>,
-    /// The digit classifier for photos, loaded on first use.
-    pub(super) classifier: Option<DigitClassifier>,
-}
+use crate::solver::is_proper_puzzle;
 
 impl Reader {
-    /// Starts the OCR engine with the default settings.
-    pub fn new() -> Result<Reader, ReadError> {
-        Reader::with_options(ReaderOptions::default())
-    }
-
-    /// Starts the OCR engine with `options`.
-    pub fn with_options(options: ReaderOptions) -> Result<Reader, ReadError> {
-        Ok(Reader {
-            ocr: if options.eager_ocr {
-                Ocr::with_model(&options.language, options.tessdata_dir.as_deref())
-            } else {
-                Ocr::lazy(&options.language, options.tessdata_dir.as_deref())
-            },
-            min_confidence: options.min_confidence,
-            known: Vec::new(),
-            last_looks: Vec::new(),
-            classifier: None,
-        })
-    }
-
-    /// A reader without Tesseract: the photo path (the trained classifier) reads as
-    /// usual; a screenshot grid with givens fails with [`ReadError::Engine`] after it is
-    /// located and its glyphs found. For fuzzing, where Tesseract costs too much a run.
-    pub fn without_ocr() -> Reader {
-        Reader {
-            ocr: Ocr::disabled("OCR is off in this reader"),
-            min_confidence: DEFAULT_MIN_CONFIDENCE,
-            known: Vec::new(),
-            last_looks: Vec::new(),
-            classifier: None,
-        }
-    }
-
     /// The words in a picture of screen text (a message window, a banner), one line.
     pub fn read_words(&mut self, picture: &DynamicImage) -> Result<String, ReadError> {
         self.ocr.engine().map_err(ReadError::Engine)?;
@@ -416,13 +314,13 @@ impl Reader {
         };
         let pixels = gray.width() as u64 * gray.height() as u64;
         if pixels <= PHOTO_WORK_PIXELS {
-            return super::photo::read_photo(&gray, classifier);
+            return photo::read_photo(&gray, classifier);
         }
         let k = (pixels as f64 / PHOTO_WORK_PIXELS as f64).sqrt().ceil() as u32;
         let small = shrink(&gray, k);
         drop(gray);
         let k = k as f32;
-        scaled(super::photo::read_photo(&small, classifier), k)
+        scaled(photo::read_photo(&small, classifier), k)
     }
 }
 

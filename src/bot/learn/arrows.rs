@@ -62,9 +62,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         self.focus_box = map.cell_box(m.cell);
         self.input.key(Key::Digit(m.digit))?;
-        let at = Instant::now();
+        let at = self.now();
         self.last_input = Some(at);
-        while at.elapsed() < Duration::from_millis(wait) {
+        while self.since(at) < Duration::from_millis(wait) {
             let Some(read) = self.read_grid_now()? else {
                 break;
             };
@@ -106,9 +106,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         map: &CellMap,
         origin: (i32, i32),
     ) -> Result<[Look; 81], BotError> {
-        let at = Instant::now();
+        let at = self.now();
         let mut last = self.cell_looks(map, origin)?;
-        while at.elapsed() < Duration::from_millis(200) {
+        while self.since(at) < Duration::from_millis(200) {
             self.pause(10);
             let now = self.cell_looks(map, origin)?;
             if (0..81).all(|i| i == typed || !looks_differ(&last[i], &now[i])) {
@@ -134,8 +134,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         origin: (i32, i32),
     ) -> Result<ArrowsDid, BotError> {
         let wait = self.first_wait().max(ARROW_LOOK_MS);
-        let at = Instant::now();
-        while at.elapsed() < Duration::from_millis(wait) {
+        let at = self.now();
+        while self.since(at) < Duration::from_millis(wait) {
             let changed = self.changed_cells(before, map, origin)?;
             if changed.len() > 40 {
                 let why = format!(

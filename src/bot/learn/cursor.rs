@@ -43,9 +43,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             return Ok(None);
         }
         self.input.key(key)?;
-        self.last_input = Some(Instant::now());
-        let at = Instant::now();
-        while at.elapsed() < Duration::from_millis(wait) {
+        self.last_input = Some(self.now());
+        let at = self.now();
+        while self.since(at) < Duration::from_millis(wait) {
             let changed = self.changed_cells(before, map, origin)?;
             if let [a, b] = changed[..] {
                 if a / 9 == b / 9 {
@@ -80,7 +80,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let found = self.cursor_after(Key::Right, wait, map, origin, start)?;
         if found.is_none() && self.focus_lost(start, map)?.is_none() {
             self.input.key(Key::Left)?;
-            self.last_input = Some(Instant::now());
+            self.last_input = Some(self.now());
         }
         Ok(found)
     }

@@ -18,7 +18,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let mut wait = self.first_wait();
         for tries in 1..=TRIES {
             self.input.click(m.at)?;
-            let at = Instant::now();
+            let at = self.now();
             self.last_input = Some(at);
             if quiet {
                 return Ok(Clicked {
@@ -34,7 +34,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             } else {
                 wait
             };
-            while at.elapsed() < Duration::from_millis(limit) {
+            while self.since(at) < Duration::from_millis(limit) {
                 let now = self.cell_looks(map, origin)?[m.cell];
                 if looks_differ(&before, &now) {
                     self.model.shows_selection = Some(true);
@@ -42,7 +42,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     return Ok(Clicked {
                         tries,
                         at,
-                        shown_after: Some(at.elapsed().as_millis() as u64),
+                        shown_after: Some(self.since(at).as_millis() as u64),
                         looks_before,
                     });
                 }
@@ -63,7 +63,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         Ok(Clicked {
             tries: TRIES,
-            at: Instant::now(),
+            at: self.now(),
             shown_after: None,
             looks_before,
         })
@@ -101,7 +101,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             if let Some(stop) = self.send_digit(m, left_pointer_at, start, map, origin)? {
                 return Ok(KeyEffect::Stop(stop));
             }
-            let since = *first_sent.get_or_insert(self.last_input.unwrap_or_else(Instant::now));
+            let sent = self.last_input.unwrap_or_else(|| self.now());
+            let since = *first_sent.get_or_insert(sent);
             let watch = Watch { tries, wait, since };
             if let Some(effect) = self.watch_digit(m, watch, expect, before, map, origin)? {
                 return Ok(effect);
@@ -161,7 +162,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.input.key(Key::Digit(m.digit))?;
             }
         }
-        self.last_input = Some(Instant::now());
+        self.last_input = Some(self.now());
         Ok(None)
     }
 
@@ -178,11 +179,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         origin: (i32, i32),
     ) -> Result<Option<KeyEffect>, BotError> {
         let Watch { tries, wait, since } = watch;
-        let at = self.last_input.unwrap_or_else(Instant::now);
+        let at = self.last_input.unwrap_or_else(|| self.now());
         let mut drawing = false;
         let mut drawn_after = None;
         loop {
-            if drawing && at.elapsed() >= Duration::from_millis(wait.max(400)) {
+            if drawing && self.since(at) >= Duration::from_millis(wait.max(400)) {
                 // The cell changed but does not read as the digit: the game took
                 // the key; what it shows is for the looks and verification to judge.
                 debug!(
@@ -192,7 +193,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 );
                 return Ok(Some(KeyEffect::Entered { tries, drawn_after }));
             }
-            if !drawing && at.elapsed() >= Duration::from_millis(wait) {
+            if !drawing && self.since(at) >= Duration::from_millis(wait) {
                 // Nothing changed: the cell may have shown the digit before the key
                 // (the click entered it, as a number palette does).
                 if let Some(read) = self.read_grid_now()? {
@@ -206,7 +207,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             let changed = self.changed_cells(before, map, origin)?;
             self.model.answered |= !changed.is_empty();
             if changed.contains(&m.cell) {
-                drawn_after.get_or_insert(since.elapsed().as_millis() as u64);
+                drawn_after.get_or_insert(self.since(since).as_millis() as u64);
             }
             if !changed.is_empty() {
                 if let Some(read) = self.read_grid_now()? {
@@ -237,9 +238,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         };
         for key in keys {
             self.input.key(key)?;
-            self.last_input = Some(Instant::now());
-            let at = Instant::now();
-            while at.elapsed() < Duration::from_millis(300) {
+            self.last_input = Some(self.now());
+            let at = self.now();
+            while self.since(at) < Duration::from_millis(300) {
                 if let Some(read) = self.read_grid_now()? {
                     if read[w] == expect[w] {
                         debug!("{key:?} put {} back", cell_name(w));

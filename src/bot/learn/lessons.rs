@@ -143,7 +143,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         if tries > 1 {
             as_expected = false;
-            let took = key.at.elapsed().as_millis() as u64;
+            let took = self.since(key.at).as_millis() as u64;
             self.pace.after_click = self.pace.after_click.max(took.min(self.pace.slowest));
             self.suppose(
                 Claim::IgnoresKeySoonAfterClick,

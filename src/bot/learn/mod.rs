@@ -163,7 +163,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 "learnt: {method}; {} ms after a click, {} ms after a key (learning took {} ms)",
                 self.pace.after_click,
                 self.pace.after_key,
-                self.model.started.map_or(0, |t| t.elapsed().as_millis())
+                self.model.started.map_or(0, |t| self.since(t).as_millis())
             );
         }
         Ok(Observed::Entered)

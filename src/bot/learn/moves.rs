@@ -67,7 +67,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             last_key,
         };
         let mut first_try = true;
-        self.model.started.get_or_insert_with(Instant::now);
+        let now = self.now();
+        self.model.started.get_or_insert(now);
         for attempt in 0..3 {
             // A game that draws its selection late may take the focus late after a
             // click: arrow keys, which need no click, are tried first, and the probe
@@ -125,7 +126,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 first_try = false;
             }
             let key = KeySent {
-                at: Instant::now(),
+                at: self.now(),
                 had_pad: self.model.pad.is_some(),
             };
             let effect =
@@ -208,7 +209,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         first_try: &mut bool,
     ) -> Result<Then<Selection>, BotError> {
         let (m, map) = (mv.m, mv.map);
-        let since_key = mv.last_key.map(|t| t.elapsed().as_millis() as u64);
+        let since_key = mv.last_key.map(|t| self.since(t).as_millis() as u64);
         if let Some(wait) = since_key.and_then(|e| self.pace.after_key.checked_sub(e)) {
             self.pause(wait);
         }
@@ -282,7 +283,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if self.unsafe_to_act(mv.start, mv.map, &[at])?.is_none() {
             self.input.click(at)?;
             *left_pointer_at = Some(at);
-            self.last_input = Some(Instant::now());
+            self.last_input = Some(self.now());
             self.pause(self.first_wait());
             *selected = Some(g);
         }
@@ -354,7 +355,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             return Ok(Some(Observed::Stop(stop)));
         }
         self.input.key(Key::Digit(m.digit))?;
-        self.last_input = Some(Instant::now());
+        self.last_input = Some(self.now());
         self.pause(self.first_wait());
         let read = self.read_grid_now()?.unwrap_or(*mv.expect);
         let gap = self.model.focus_gap.take().unwrap_or(0);

@@ -43,10 +43,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.input.click(m.at)?;
             // No text field here: a thin 1 in the cell is a digit, not a caret.
             self.focus_box = None;
-            self.last_input = Some(Instant::now());
-            let at = Instant::now();
+            self.last_input = Some(self.now());
+            let at = self.now();
             let wait = Duration::from_millis(self.first_wait().max(600));
-            while at.elapsed() < wait {
+            while self.since(at) < wait {
                 if self
                     .read_grid_now()?
                     .is_some_and(|read| read[m.cell] == m.digit)

@@ -132,7 +132,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 }
                 self.input.click(at)?;
                 *left_pointer_at = Some(at);
-                self.last_input = Some(Instant::now());
+                self.last_input = Some(self.now());
                 self.pause(self.pace.after_click);
                 Ok(None)
             }
@@ -149,14 +149,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         wait: u64,
     ) -> Result<bool, BotError> {
         let near = |i: usize| (i / 9).abs_diff(cell / 9) <= 2 && (i % 9).abs_diff(cell % 9) <= 2;
-        let start = Instant::now();
+        let start = self.now();
         loop {
             if let Some(read) = self.read_grid_now()? {
                 if (0..81).filter(|&i| near(i)).all(|i| read[i] == expect[i]) {
                     return Ok(true);
                 }
             }
-            if start.elapsed() >= Duration::from_millis(wait) {
+            if self.since(start) >= Duration::from_millis(wait) {
                 return Ok(false);
             }
             self.pause(20);

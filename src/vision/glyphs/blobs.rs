@@ -55,7 +55,7 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, bool)> {
         None
     } else {
         let boxes: Vec<[u32; 4]> = blobs.iter().map(|b| [b.x0, b.y0, b.x1, b.y1]).collect();
-        super::super::dots::cluster(&boxes, h).map(|[x0, y0, x1, y1]| Blob { x0, y0, x1, y1 })
+        super::dots::cluster(&boxes, h).map(|[x0, y0, x1, y1]| Blob { x0, y0, x1, y1 })
     };
     let mut g = dotted.unwrap_or(tallest);
     loop {

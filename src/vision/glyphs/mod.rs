@@ -1,7 +1,7 @@
 //! The marks inside each cell: which cells hold a given-sized digit, and the digit's
 //! image, normalised so that any theme reads as dark ink on white.
 //!
-//! Ink is any pixel of the cell box whose colour is at least [`INK_CONTRAST`] from the
+//! Ink is any pixel of the cell box whose colour is more than [`INK_CONTRAST`] from the
 //! cell's background colour (so white-on-blue tiles and black-on-white cells are alike).
 //! Ink is split into 8-connected blobs; blobs touching the cell's edge are frames or
 //! line remnants, not digits. A cell's glyph is its tallest blob with the blobs that
@@ -11,13 +11,12 @@
 
 use image::{GrayImage, Luma, RgbImage};
 
-use super::components::{Flood, Neighbours};
-use super::locate::Lattice;
-use super::regions::Regions;
-use super::Rect;
+use crate::vision::geometry::Rect;
+use crate::vision::locate::regions::Regions;
+use crate::vision::locate::regions::INK_CONTRAST;
+use crate::vision::locate::Lattice;
+use components::{Flood, Neighbours};
 
-/// A pixel is ink when some channel differs from the cell background by more than this.
-pub const INK_CONTRAST: u8 = 48;
 /// A glyph whose ink covers more of its box than this is a block, not a digit.
 const MAX_FILL: f32 = 0.8;
 /// A glyph inside a cursor block is at least this share of the block's height (less is
@@ -296,10 +295,10 @@ fn glyph_in(
         Block::Empty => return Some(doubtful_at(inked.rect_of(&g))),
     }
     let ink = inked.glyph_ink(&g);
-    let ink = if dotted || super::dots::is_mesh(&ink) {
-        super::dots::join(&ink, super::dots::gap(inked.h))
+    let ink = if dotted || dots::is_mesh(&ink) {
+        dots::join(&ink, dots::gap(inked.h))
     } else {
-        super::outline::filled(&ink).unwrap_or(ink)
+        outline::filled(&ink).unwrap_or(ink)
     };
     Some(Glyph {
         bbox: inked.rect_of(&g),
@@ -478,7 +477,11 @@ fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32) -> Block {
 }
 
 mod blobs;
+pub mod components;
+pub mod dots;
 mod heights;
+pub mod outline;
+pub mod signature;
 use blobs::{digit_blob, edge_streak, Blob};
 pub use heights::{doubt_lone_marks, given_height_threshold};
 

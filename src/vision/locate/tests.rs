@@ -1,7 +1,7 @@
 //! The tests of [`super`]: pictures drawn for each case.
 
-use super::*;
-use crate::vision::regions::label_regions;
+use super::lattice::*;
+use super::regions::label_regions;
 use image::{Rgb, RgbImage};
 
 /// Draws a grid: `cell` px cells, thin lines of `thin`, box lines of `thick`, with

@@ -5,9 +5,9 @@
 
 use image::{GrayImage, Luma};
 
-use super::outline::ink_mask;
+use super::ink::ink_mask;
+use crate::vision::geometry::Point;
 use crate::vision::geometry::{bilinear, Homography};
-use crate::vision::Point;
 
 /// Side of one cell in the rectified square used to follow lines.
 const MESH_CELL: f32 = 24.0;

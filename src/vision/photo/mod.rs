@@ -21,18 +21,19 @@
 
 use image::GrayImage;
 
-use super::classifier::{DigitClassifier, CLASSES, WORK_SIDE};
-use super::geometry::Homography;
-use super::{CellReading, Method, Point, ReadError, Reading, Rect};
-use crate::grid::{is_proper_puzzle, Grid, Verdict};
+use crate::grid::{Grid, Verdict};
+use crate::solver::is_proper_puzzle;
+use crate::vision::digits::classifier::{DigitClassifier, CLASSES, WORK_SIDE};
+use crate::vision::geometry::{Homography, Point, Rect};
+use crate::vision::reading::{CellReading, Method, ReadError, Reading};
 
+mod ink;
 mod mesh;
 mod outline;
 
+pub use ink::ink_mask;
 pub use mesh::GridMesh;
-pub use outline::{
-    grid_candidates, ink_mask, locate_grid, locate_mesh, work_picture, WORK_MAX_SIDE,
-};
+pub use outline::{grid_candidates, locate_grid, locate_mesh, work_picture, WORK_MAX_SIDE};
 
 /// How many cells, the least sure first (lowest top probability), the sudoku rules may
 /// change.
@@ -254,7 +255,7 @@ fn argmax(p: &[f32; CLASSES]) -> usize {
 mod test_pictures {
     use image::{GrayImage, Luma};
 
-    use crate::vision::Point;
+    use crate::vision::geometry::Point;
 
     /// A picture of a 9x9 grid (thin lines, thick every third) drawn through `map`,
     /// which takes grid units (u, v in 0..=9) to picture pixels; paper 200, ink 40,

@@ -232,8 +232,8 @@ impl Input for SimInput {
             return Ok(());
         }
         if g.latency.is_some() {
-            g.pending
-                .push((std::time::Instant::now(), Event::Click(at)));
+            let now = g.clock.now();
+            g.pending.push((now, Event::Click(at)));
             return Ok(());
         }
         take_click(&mut g, at);
@@ -252,7 +252,8 @@ impl Input for SimInput {
         }
         g.events.push(Event::Key(key));
         if g.latency.is_some() {
-            g.pending.push((std::time::Instant::now(), Event::Key(key)));
+            let now = g.clock.now();
+            g.pending.push((now, Event::Key(key)));
             return Ok(());
         }
         take_key(&mut g, key);
@@ -341,7 +342,7 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
         }
     }
     if g.focus_delay.is_some() {
-        g.pending_focus = Some((cell, std::time::Instant::now()));
+        g.pending_focus = Some((cell, g.clock.now()));
     } else {
         g.selected = cell;
     }
@@ -360,7 +361,7 @@ fn take_key(g: &mut Game, key: Key) {
         return;
     }
     if let (Some(delay), Some((cell, at))) = (g.focus_delay, g.pending_focus) {
-        if at.elapsed() >= delay {
+        if g.clock.since(at) >= delay {
             g.selected = cell;
             g.pending_focus = None;
         } else if matches!(key, Key::Digit(_)) {
@@ -421,7 +422,7 @@ impl Game {
         while self
             .pending
             .first()
-            .is_some_and(|(at, _)| at.elapsed() >= latency)
+            .is_some_and(|(at, _)| self.clock.since(*at) >= latency)
         {
             match self.pending.remove(0).1 {
                 Event::Click(at) => take_click(self, at),

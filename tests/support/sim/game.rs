@@ -80,6 +80,7 @@ impl Game {
             busy_at_clicks: Vec::new(),
             latency: None,
             pending: Vec::new(),
+            clock: Arc::new(SimClock::default()),
             arrows_skip_givens: false,
             arrows_scroll: None,
             wheel: false,
@@ -216,7 +217,7 @@ impl Game {
         let (cw, ch) = self.cell_size();
         // A click's cell is drawn selected once the focus went there.
         let selected = match (self.focus_delay, self.pending_focus) {
-            (Some(delay), Some((cell, at))) if at.elapsed() >= delay => cell,
+            (Some(delay), Some((cell, at))) if self.clock.since(at) >= delay => cell,
             _ => self.selected,
         };
         if let (true, Some(s)) = (self.draws_selection, selected) {

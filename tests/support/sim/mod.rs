@@ -17,10 +17,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use image::{DynamicImage, Rgba, RgbaImage};
-use sudoku_bot::bot::{Bot, GridReader};
+use sudoku_bot::bot::{Bot, Clock, GridReader};
 use sudoku_bot::config::Config;
 use sudoku_bot::grid::Verdict;
 use sudoku_bot::input::{Input, InputError, Key, ScreenPoint};
@@ -205,7 +206,7 @@ pub struct Game {
     /// A clicked cell takes the focus only this long after the click: a key before
     /// then goes to the cell selected before.
     pub focus_delay: Option<std::time::Duration>,
-    pending_focus: Option<(Option<usize>, std::time::Instant)>,
+    pending_focus: Option<(Option<usize>, Instant)>,
     /// For each digit key that went to the cell selected before (the focus had not
     /// followed the click yet): how many digit keys came before it.
     pub misplaced_at: Vec<usize>,
@@ -240,7 +241,7 @@ pub struct Game {
     /// A slow game: what a click or a key does shows only this long after it.
     pub latency: Option<std::time::Duration>,
     /// Clicks and keys sent to a slow game, not yet taken, with when they were sent.
-    pending: Vec<(std::time::Instant, Event)>,
+    pending: Vec<(Instant, Event)>,
     /// Clicks do nothing (a keyboard-only game: arrow keys move its cursor).
     pub clicks_ignored: bool,
     /// Arrow keys jump over the givens (to the next cell a digit can go in).
@@ -265,6 +266,41 @@ pub struct Game {
     pub pad_first: bool,
     /// The digit picked on such a pad.
     pub picked: Option<u8>,
+    /// The time the game and the bot share: the game's latency and focus delay count
+    /// on it.
+    pub clock: Arc<SimClock>,
+}
+
+/// The simulation's clock: its time moves only when the bot sleeps, and a sleep ends
+/// at once, so a test runs the same however busy the machine is.
+pub struct SimClock {
+    start: Instant,
+    passed: Mutex<Duration>,
+}
+
+impl Default for SimClock {
+    fn default() -> Self {
+        SimClock {
+            start: Instant::now(),
+            passed: Mutex::new(Duration::ZERO),
+        }
+    }
+}
+
+impl SimClock {
+    /// The simulated time since the game started.
+    pub fn passed(&self) -> Duration {
+        *self.passed.lock().unwrap()
+    }
+}
+
+impl Clock for SimClock {
+    fn now(&self) -> Instant {
+        self.start + self.passed()
+    }
+    fn sleep(&self, duration: Duration) {
+        *self.passed.lock().unwrap() += duration;
+    }
 }
 
 pub type Shared = Rc<RefCell<Game>>;
@@ -336,6 +372,7 @@ pub fn bot(game: &Shared, config: Config, dry_run: bool) -> (SimBot, Output, Arc
         config,
         Box::new(out.clone()),
         stop.clone(),
-    );
+    )
+    .with_clock(game.borrow().clock.clone());
     (bot, out, stop)
 }

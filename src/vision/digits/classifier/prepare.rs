@@ -5,7 +5,7 @@
 use image::GrayImage;
 
 use super::{DIGIT_BOX, INPUTS, SIDE, WORK_SIDE};
-use crate::vision::components::{Flood, Neighbours};
+use crate::vision::glyphs::components::{Flood, Neighbours};
 
 /// Contrast (grey levels between the paper and the deepest ink) below which a cell holds no
 /// print: newspaper digits in the training photos sit 60-200 levels below the paper,

@@ -4,10 +4,11 @@
 //! (its digits and broken lines are holes in it); the cells are the boxes cut along
 //! the lines found inside them.
 
+use super::candidates::{squares, Candidate};
+use super::lattice::Lattice;
 use super::lattice_checks::{boxes_go_on, CHECKER_CONTRAST};
-use super::locate::{box_corners, squares, Candidate, Lattice, MIN_CELL};
-use super::regions::{luminance, Regions};
-use super::Rect;
+use super::regions::{is_ink, luminance, Regions, MIN_CELL};
+use crate::vision::geometry::{box_corners, Rect};
 
 /// Finds the grid as nine 3x3 boxes when the lines between cells do not separate them
 /// as regions (dashed or dotted thin lines: each box is one region, its digits and the
@@ -240,10 +241,7 @@ fn inner_lines(
     (x0, y0, x1, y1): (u32, u32, u32, u32),
     bg: [u8; 3],
 ) -> Option<([u32; 4], [u32; 4])> {
-    let ink = |x: u32, y: u32| {
-        let p = img.get_pixel(x, y).0;
-        (0..3).any(|k| p[k].abs_diff(bg[k]) > super::glyphs::INK_CONTRAST)
-    };
+    let ink = |x: u32, y: u32| is_ink(img.get_pixel(x, y).0, bg);
     let best = |lo: u32, span: u32, along: &dyn Fn(u32) -> f32| -> Option<[u32; 2]> {
         let (third, slack) = (span as f32 / 3.0, (span as f32 * 0.06).max(2.0));
         let mut found = [None; 2];
@@ -297,9 +295,9 @@ fn inner_lines(
 
 #[cfg(test)]
 mod tests {
-    use super::super::locate::locate_lattice;
-    use super::super::locate::tests::{draw_grid, graph_paper};
+    use super::super::lattice::locate_lattice;
     use super::super::regions::label_regions;
+    use super::super::tests::{draw_grid, graph_paper};
     use super::*;
     use image::{Rgb, RgbImage};
 

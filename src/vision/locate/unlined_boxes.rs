@@ -7,10 +7,10 @@
 
 use image::RgbImage;
 
+use super::lattice::Lattice;
 use super::lattice_checks::{boxes_go_on, CHECKER_CONTRAST};
-use super::locate::{box_corners, Lattice, MIN_CELL};
-use super::regions::{Region, Regions};
-use super::Rect;
+use super::regions::{is_ink, Region, Regions, MIN_CELL};
+use crate::vision::geometry::{box_corners, Rect};
 
 /// A box's width/height lies within [1/BOX_ASPECT, BOX_ASPECT] (a terminal's
 /// characters are taller than wide: its boxes too, a little).
@@ -63,21 +63,22 @@ pub fn locate_unlined_boxes(regions: &Regions, img: &RgbImage) -> Option<Lattice
         let (ax, ay) = centre(a);
         let (w, h) = (a.width() as f32, a.height() as f32);
         // Its right-hand and lower neighbours give the pitch; `a` is the top-left box.
-        let beside = cands.iter().find(|b| {
-            let (bx, by) = centre(b);
-            (by - ay).abs() <= PLACE_SLACK * h
-                && bx - ax >= w
-                && bx - ax <= BOX_PITCH * w
-                && alike(a, b)
-        });
-        let below = cands.iter().find(|b| {
-            let (bx, by) = centre(b);
-            (bx - ax).abs() <= PLACE_SLACK * w
-                && by - ay >= h
-                && by - ay <= BOX_PITCH * h
-                && alike(a, b)
-        });
-        let (Some(beside), Some(below)) = (beside, below) else {
+        let next = |across: bool| {
+            cands.iter().find(|b| {
+                let (bx, by) = centre(b);
+                // Along the step and beside it, with `a`'s size each way.
+                let ((step, size), (aside, breadth)) = if across {
+                    ((bx - ax, w), (by - ay, h))
+                } else {
+                    ((by - ay, h), (bx - ax, w))
+                };
+                aside.abs() <= PLACE_SLACK * breadth
+                    && step >= size
+                    && step <= BOX_PITCH * size
+                    && alike(a, b)
+            })
+        };
+        let (Some(beside), Some(below)) = (next(true), next(false)) else {
             continue;
         };
         let (px, py) = (centre(beside).0 - ax, centre(below).1 - ay);
@@ -131,10 +132,7 @@ fn painted_alike(boxes: &[&Region]) -> bool {
 /// each column of boxes and down each row of boxes; `None` when a column or row of
 /// boxes does not show three such bands at one pitch.
 fn cells_by_content(img: &RgbImage, boxes: &[&Region]) -> Option<Lattice> {
-    let ink = |x: u32, y: u32, bg: [u8; 3]| {
-        let p = img.get_pixel(x, y).0;
-        (0..3).any(|k| p[k].abs_diff(bg[k]) > super::glyphs::INK_CONTRAST)
-    };
+    let ink = |x: u32, y: u32, bg: [u8; 3]| is_ink(img.get_pixel(x, y).0, bg);
     // Per column of boxes, the ink's columns (x offsets in the box); per row, its rows.
     let mut xs: Vec<[(f32, f32); 3]> = Vec::new();
     let mut ys: Vec<[(f32, f32); 3]> = Vec::new();
@@ -248,8 +246,8 @@ fn three_bands(profile: &[u32]) -> Option<[(f32, f32); 3]> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::regions::label_regions;
     use super::*;
-    use crate::vision::regions::label_regions;
     use image::Rgb;
 
     /// Nine 90 px boxes between 1 px black lines; in each box's nine 30 px cells, a

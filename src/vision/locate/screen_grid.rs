@@ -3,7 +3,7 @@
 
 use super::boxes::{box_candidates, locate_boxes, TINY_CELL};
 use super::dashes::bridge_dashes;
-use super::locate::{locate_lattice, Lattice};
+use super::lattice::{locate_lattice, Lattice};
 use super::regions::{label_regions, luminance, smooth, Regions};
 use super::unlined_boxes::locate_unlined_boxes;
 
@@ -20,7 +20,7 @@ const TEXTURE_RADIUS: u32 = 3;
 /// cells, boxes, or boxes with nothing between their cells; else as boxes with nothing
 /// between their cells (box borders only, cut where their contents stand). A lattice
 /// found on the smoothed copy is grown back by the blur's radius.
-pub(super) fn locate_screen_grid(rgb: &image::RgbImage) -> (Regions, Option<Lattice>) {
+pub fn locate_screen_grid(rgb: &image::RgbImage) -> (Regions, Option<Lattice>) {
     let regions = label_regions(rgb);
     if let Some(lattice) = locate_lattice(&regions) {
         return (regions, Some(lattice));
@@ -147,17 +147,8 @@ mod tests {
     fn cells_split_by_a_band_of_tint_are_whole_on_the_luminance() {
         // JPEG's colour planes, a quarter the size of the picture, tint a band of a
         // white cell near a colour-fringed line: 21 levels off in blue, 2 in luminance.
-        let mut img = super::super::locate::tests::draw_grid(
-            420,
-            420,
-            20,
-            20,
-            36,
-            1,
-            3,
-            [0, 0, 0],
-            [255, 255, 255],
-        );
+        let mut img =
+            super::super::tests::draw_grid(420, 420, 20, 20, 36, 1, 3, [0, 0, 0], [255, 255, 255]);
         // Each cell's left edge: past the 3 px border, 36 px cells, 3 px box lines.
         let mut left = 23;
         for col in 0..9 {

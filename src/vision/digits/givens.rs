@@ -5,14 +5,15 @@
 //! Never a guess.
 
 use super::classifier::DigitClassifier;
-use super::geometry::Homography;
-use super::glyphs::Glyph;
-use super::locate::Lattice;
-use super::reader::{Known, Reader};
-use super::rules::{clashing_groups, nearest_look_agrees, only_fit};
-use super::signature::Signature;
-use super::{CellReading, Method, Reading};
-use crate::grid::{is_proper_puzzle, Grid, Verdict};
+use super::readers::{Known, Reader};
+use super::rules::{clashing_groups, nearest_look_agrees, only_fit, Answer, Groups};
+use crate::grid::{Grid, Verdict};
+use crate::solver::is_proper_puzzle;
+use crate::vision::geometry::Homography;
+use crate::vision::glyphs::signature::Signature;
+use crate::vision::glyphs::Glyph;
+use crate::vision::locate::Lattice;
+use crate::vision::reading::{CellReading, Method, Reading};
 
 /// At most this many glyph groups the two readers disagree on are settled by the
 /// rules (2^n choices tried); more make the reading doubtful.
@@ -21,12 +22,6 @@ const MAX_DISPUTED: usize = 4;
 /// A printed digit fills about 60% of its cell's height: the square the classifier
 /// sees around a glyph.
 const CLASSIFIER_CELL_RATIO: f32 = 1.6;
-
-/// Look-alike glyphs: each group's look and its cells.
-pub(super) type Groups = Vec<(Signature, Vec<usize>)>;
-
-/// A group's digit, the confidence in it, and how it was named.
-pub(super) type Answer = Option<(u8, f32, Method)>;
 
 /// The grid of the digits in `cells`.
 fn grid_of(cells: &[CellReading]) -> Grid {
@@ -40,7 +35,7 @@ fn grid_of(cells: &[CellReading]) -> Grid {
 impl Reader {
     /// The classifier's digit for a glyph, when it is sure of it (probability 0.9 and
     /// up); the glyph is centred in a square of white as a cell would hold it.
-    pub(super) fn classifier_reads(&mut self, glyph: &Glyph) -> Option<u8> {
+    pub(in crate::vision) fn classifier_reads(&mut self, glyph: &Glyph) -> Option<u8> {
         if self.classifier.is_none() {
             self.classifier = DigitClassifier::load().ok();
         }
@@ -63,7 +58,11 @@ impl Reader {
 
     /// Names each given glyph: from the glyphs known already, else Tesseract once per
     /// look-alike group, else the rules.
-    pub(super) fn read_givens(&mut self, lattice: &Lattice, givens: &[Option<&Glyph>]) -> Reading {
+    pub(in crate::vision) fn read_givens(
+        &mut self,
+        lattice: &Lattice,
+        givens: &[Option<&Glyph>],
+    ) -> Reading {
         let mut cells: Vec<CellReading> = lattice
             .cells
             .iter()
@@ -308,7 +307,7 @@ impl Reader {
     /// same digit twice for a group only the classifier read): the one choice of digits
     /// that leaves a puzzle with exactly one solution is taken; with none or several,
     /// the groups' cells are doubtful. Never a guess.
-    pub(super) fn settle_disputes(
+    pub(in crate::vision) fn settle_disputes(
         &mut self,
         reading: &mut Reading,
         groups: &Groups,
@@ -380,7 +379,7 @@ impl Reader {
     }
 
     /// Reads a look-alike group: Tesseract on up to three members, majority vote.
-    pub(super) fn ocr_group(
+    pub(in crate::vision) fn ocr_group(
         &mut self,
         members: &[usize],
         givens: &[Option<&Glyph>],
@@ -465,7 +464,7 @@ fn tallest<'a>(members: &[usize], givens: &[Option<&'a Glyph>]) -> &'a Glyph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::Rect;
+    use crate::vision::geometry::Rect;
     use image::GrayImage;
 
     fn glyph(h: f32, alone: bool) -> Glyph {

@@ -6,7 +6,7 @@
 //! centred on its centre of mass and scaled by its spread. A 5x7 px glyph moved by
 //! half a pixel changes half its bitmap, but hardly moves its mass.
 
-use super::geometry::bilinear;
+use crate::vision::geometry::bilinear;
 use image::{imageops, GrayImage};
 
 const COLS: u32 = 12;

@@ -13,6 +13,15 @@ use image::RgbImage;
 /// by 1-3 levels a pixel, so a shaded tile stays one region.
 pub const FLAT_TOLERANCE: u8 = 10;
 
+/// A pixel is ink when some channel differs from the cell background by more than this.
+pub const INK_CONTRAST: u8 = 48;
+
+/// Whether pixel `p` is ink on background `bg`: some channel more than
+/// [`INK_CONTRAST`] off.
+pub fn is_ink(p: [u8; 3], bg: [u8; 3]) -> bool {
+    (0..3).any(|k| p[k].abs_diff(bg[k]) > INK_CONTRAST)
+}
+
 /// A colour's luminance, 0..=255 (0.3 R + 0.6 G + 0.1 B).
 pub fn luminance(p: [u8; 3]) -> u32 {
     (p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32) / 10
@@ -73,11 +82,15 @@ fn close(a: &[u8], b: &[u8]) -> bool {
         && a[2].abs_diff(b[2]) <= FLAT_TOLERANCE
 }
 
+/// A candidate cell must be at least this many pixels on a side (the smallest cells
+/// read, 14 px, have an interior of about 12 px).
+pub const MIN_CELL: u32 = 10;
+
 /// Regions smaller than this on either side are not kept: only cell-sized regions
-/// matter to the locator ([`super::locate`] takes cells of 10 px and up), and dropping
+/// matter to the locator ([`super::lattice`] takes cells of [`MIN_CELL`] px and up), and dropping
 /// the rest as soon as they end keeps memory bounded on busy pictures (noise, photos,
 /// fine patterns), where nearly every pixel is a region of its own.
-pub const KEEP_SIDE: u32 = super::locate::MIN_CELL;
+pub const KEEP_SIDE: u32 = MIN_CELL;
 
 /// A region being built: its statistics, and the raster position of its first run
 /// (y, then x), which orders the regions as a two-pass labelling would number them.

@@ -47,7 +47,7 @@ pub enum ClassifierError {
 }
 
 /// The shipped weights (written by `tools/train-digits`).
-const SHIPPED_MODEL: &[u8] = include_bytes!("../../../models/digits.bin");
+const SHIPPED_MODEL: &[u8] = include_bytes!("../../../../models/digits.bin");
 /// First bytes of a model file.
 const MAGIC: &[u8; 4] = b"SDG1";
 

@@ -1,8 +1,7 @@
 //! Two readers of one picture: where the photo path's reading contradicts what the
 //! screenshot path read, the cells are in doubt.
 
-use super::reader::ReadError;
-use super::Reading;
+use crate::vision::reading::{ReadError, Reading};
 
 /// A photo's reading stands against a screenshot reading of the same picture that
 /// differs from it in more cells than this (the screenshot path did not see its grid).
@@ -12,7 +11,7 @@ const MAX_CONTRADICTED: usize = 4;
 /// of (every cell of an accepted reading; all but the doubtful ones of a refused one):
 /// the error naming those cells, or `None` when the two agree. The photo path reads
 /// what Tesseract could not; it may not overrule what the screenshot showed.
-pub(super) fn disagreement(
+pub(in crate::vision) fn disagreement(
     screen: &Result<Reading, ReadError>,
     photo: &Reading,
 ) -> Option<ReadError> {
@@ -43,7 +42,7 @@ pub(super) fn disagreement(
 /// same grid but for at most [`MAX_CONTRADICTED`] cells. Differing in more, it did not
 /// see this grid (on a photo, Tesseract and the screen's lattice are not the readers
 /// for paper), and the photo's reading stands.
-pub(super) fn few_contradictions(
+pub(in crate::vision) fn few_contradictions(
     screen: &Result<Reading, ReadError>,
     photo: &Reading,
 ) -> Option<ReadError> {
@@ -57,7 +56,7 @@ mod tests {
     use super::*;
     use crate::grid::{Grid, Verdict};
     use crate::vision::geometry::Homography;
-    use crate::vision::Point;
+    use crate::vision::geometry::Point;
 
     const PUZZLE: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";

@@ -2,12 +2,15 @@
 //! checkerboard, a spreadsheet. A sudoku's cells step evenly, its 3x3 boxes are drawn
 //! wider apart than its cells, it ends at its border, and its cells are painted alike.
 
-use super::locate::{Candidate, MAX_INNER_PITCH, MAX_PITCH};
+use super::candidates::{Candidate, MAX_INNER_PITCH, MAX_PITCH};
 
 /// True when the lines (or gaps) between 3x3 boxes are wider than those between the
 /// cells inside them, across the columns or down the rows: nearly every sudoku draws
 /// its boxes so; graph paper and a checkerboard do not.
-pub(super) fn has_box_lines(col_edges: &[(f32, f32); 9], row_edges: &[(f32, f32); 9]) -> bool {
+pub(in crate::vision) fn has_box_lines(
+    col_edges: &[(f32, f32); 9],
+    row_edges: &[(f32, f32); 9],
+) -> bool {
     let wider = |edges: &[(f32, f32); 9]| {
         let gap = |k: usize| edges[k + 1].0 - edges[k].1;
         let inner = [0, 1, 3, 4, 6, 7]
@@ -25,7 +28,7 @@ const BOX_LINE_EXTRA: f32 = 1.0;
 /// True when cells like the lattice's own lie one step past its border, along at least
 /// [`PAST_EDGE_CELLS`] of its outer rows and columns: the lattice is a 9x9 piece of a
 /// pattern that goes on (graph paper, a checkerboard), not a grid with a border.
-pub(super) fn continues_past_edges(
+pub(in crate::vision) fn continues_past_edges(
     members: &[Candidate],
     cols: &[f32],
     rows: &[f32],
@@ -65,7 +68,7 @@ const PAST_EDGE_CELLS: usize = 9;
 /// True when most side-by-side cells inside the boxes differ in colour by more than
 /// [`CHECKER_CONTRAST`]: a checkerboard. A sudoku paints its cells alike, but for a
 /// highlighted row, column or box, or boxes shaded in turn.
-pub(super) fn checkered(slot: &[Option<Candidate>; 81]) -> bool {
+pub(in crate::vision) fn checkered(slot: &[Option<Candidate>; 81]) -> bool {
     let (mut pairs, mut contrasting) = (0, 0);
     for r in 0..9 {
         for c in [0, 1, 3, 4, 6, 7] {
@@ -83,13 +86,13 @@ pub(super) fn checkered(slot: &[Option<Candidate>; 81]) -> bool {
 }
 
 /// Colour difference (mean over the channels) of neighbouring cells in a checkerboard.
-pub(super) const CHECKER_CONTRAST: u32 = 60;
+pub(in crate::vision) const CHECKER_CONTRAST: u32 = 60;
 
 /// True when the 8 steps between 9 centres are all 0.9..MAX_PITCH cell sizes, the
 /// steps inside each band of three are at most [`MAX_INNER_PITCH`] cell sizes (cells
 /// sit close; a checkerboard's same-coloured squares are two sizes apart) and agree
 /// within 15%. Returns the mean inner step.
-pub(super) fn regular(centres: &[f32], s: f32) -> Option<f32> {
+pub(in crate::vision) fn regular(centres: &[f32], s: f32) -> Option<f32> {
     let steps: Vec<f32> = centres.windows(2).map(|w| w[1] - w[0]).collect();
     if steps.iter().any(|&d| d < 0.9 * s || d > MAX_PITCH * s) {
         return None;
@@ -103,7 +106,7 @@ pub(super) fn regular(centres: &[f32], s: f32) -> Option<f32> {
 /// True when a box like the grid's own lies one step past the 3x3 of boxes, in any of
 /// the 16 places around it (`box_at(i, j)`: whether one is at column `i`, row `j` of
 /// the box pitch, 0..3 being the grid's): a pattern that goes on, not a grid.
-pub(super) fn boxes_go_on(box_at: impl Fn(i32, i32) -> bool) -> bool {
+pub(in crate::vision) fn boxes_go_on(box_at: impl Fn(i32, i32) -> bool) -> bool {
     (-1..=3)
         .flat_map(|j| (-1..=3).map(move |i| (i, j)))
         .filter(|&(i, j)| !((0..3).contains(&i) && (0..3).contains(&j)))

@@ -1,8 +1,15 @@
 //! The sudoku rules as the judge of doubtful reads.
 
-use super::givens::{Answer, Groups};
-use crate::grid::{is_proper_puzzle, Grid};
-use crate::solver::count_solutions;
+use crate::grid::Grid;
+use crate::solver::{count_solutions, is_proper_puzzle};
+use crate::vision::glyphs::signature::Signature;
+use crate::vision::reading::Method;
+
+/// Look-alike glyphs: each group's look and its cells.
+pub type Groups = Vec<(Signature, Vec<usize>)>;
+
+/// A group's digit, the confidence in it, and how it was named.
+pub type Answer = Option<(u8, f32, Method)>;
 
 /// A group the rules cannot settle alone takes its readers' digit when the nearest look
 /// named already is of that digit, at most this share of their bitmaps apart...
@@ -79,7 +86,7 @@ pub fn decide_unknown_groups(grid: &Grid, groups: &[Vec<usize>], allowed: u16) -
 
 /// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
 /// one solution.
-pub(super) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
+pub(in crate::vision) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
     let d = grid.cells()[members[0]];
     (1..=9u8)
         .filter(|&o| o != d)
@@ -101,7 +108,7 @@ fn fits(grid: &Grid, members: &[usize], o: u8) -> bool {
 /// digit is sure (not in `unsure`) being of that digit, and every look of another
 /// digit that would fit [`LOOK_MARGIN`] times farther. The two readers, the rules and
 /// the glyphs then say the same.
-pub(super) fn nearest_look_agrees(
+pub(in crate::vision) fn nearest_look_agrees(
     grid: &Grid,
     groups: &Groups,
     unsure: &[usize],
@@ -136,7 +143,7 @@ pub(super) fn nearest_look_agrees(
 }
 
 /// The groups whose digit clashes with another cell's in a row, column or box.
-pub(super) fn clashing_groups(groups: &Groups, answers: &[Answer]) -> Vec<usize> {
+pub(in crate::vision) fn clashing_groups(groups: &Groups, answers: &[Answer]) -> Vec<usize> {
     let mut cells = [0u8; 81];
     let mut group_of = [usize::MAX; 81];
     for (g, (_, members)) in groups.iter().enumerate() {
