@@ -89,6 +89,9 @@ mod tests {
         assert_eq!(result, Ok(7));
         assert_eq!(said, "");
         let shown = String::from_utf8(shown).unwrap();
-        assert!(shown.contains("watching window \"Sudoku\" on x11\n"), "{shown:?}");
+        assert!(
+            shown.contains("watching window \"Sudoku\" on x11\n"),
+            "{shown:?}"
+        );
     }
 }

@@ -377,6 +377,32 @@ fn a_game_that_really_needs_the_pause_keeps_it_after_the_trial() {
 }
 
 #[test]
+fn a_game_that_shades_the_selected_row_and_column_is_played_at_the_configured_pace() {
+    // pygame's "Game Sudoku": a click shades its cell's whole row and column. The next
+    // cell of the same row is shaded already, and stays as it was when clicked: the
+    // click shows in the column that goes back to plain. Nothing is lost, so nothing
+    // slows the game and every cell is clicked once (no clicks sent again).
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.selection_cross = true;
+        g.arrows_ignored = true;
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    assert_eq!(
+        g.clicks().len(),
+        empty_cells(&g.givens).len(),
+        "clicks sent again"
+    );
+    assert!(bot.hypotheses().is_empty(), "{:?}", bot.hypotheses());
+    assert_eq!(bot.pace(), (0, 0));
+}
+
+#[test]
 fn a_slow_game_is_learnt_from_looks_as_long_as_it_takes_to_answer() {
     let game = solved_sim_game(|g| {
         // Every click and key shows 400 ms after it (a busy machine).

@@ -267,11 +267,8 @@ zoo_npm() {
   (cd "$ZOO_DIR/npm/$name" && { [[ -f package.json ]] || echo '{"private":true}' >package.json; } && npm install --no-audit --no-fund -q "$@")
 }
 
-# The scripted player of a terminal game: the puzzle read from the terminal's text,
-# solved, and typed with the game's own keys from the cursor's start at r1c1 (KEYS:
-# left right up down, as tmux key names).
-zoo_terminal_player() {
-  local mode=$1 left=$2 right=$3 up=$4 down=$5
+# The puzzle in the terminal's text and one solution of it: "PUZZLE SOLUTION".
+zoo_terminal_answer() {
   local puzzle solution
   puzzle=$(zoo_text_grid "$(zoo_terminal_text)")
   solution=$(zoo_any_solution "$puzzle")
@@ -279,6 +276,16 @@ zoo_terminal_player() {
     zoo_log "player: the terminal's grid $puzzle has no solution"
     return 1
   fi
+  echo "$puzzle $solution"
+}
+
+# The scripted player of a terminal game: the puzzle read from the terminal's text,
+# solved, and typed with the game's own keys from the cursor's start at r1c1 (KEYS:
+# left right up down, as tmux key names).
+zoo_terminal_player() {
+  local mode=$1 left=$2 right=$3 up=$4 down=$5
+  local puzzle solution
+  read -r puzzle solution < <(zoo_terminal_answer) || return 1
   python3 - "$mode" "$puzzle" "$solution" "$left" "$right" "$up" "$down" <<'PY' | while read -r key; do zoo_keys "$key"; sleep "${ZOO_KEY_PAUSE:-0.03}"; done
 import sys
 mode, puzzle, solution, left, right, up, down = sys.argv[1:]
@@ -293,6 +300,71 @@ for i in empties:
     while c < tc: print(right); c += 1
     while c > tc: print(left); c -= 1
     print(solution[i])
+PY
+}
+
+# The scripted player of a terminal game that puts the terminal's cursor on the cell it
+# selects (MODE LEFT RIGHT UP DOWN as zoo_terminal_player): it looks, as a person does,
+# before each digit (the cursor, from tmux, on the cell's character) and after it (the
+# digit there in the terminal's text), and moves or types again when a key was lost.
+zoo_terminal_player_checked() {
+  local puzzle solution
+  read -r puzzle solution < <(zoo_terminal_answer) || return 1
+  python3 - "$ZOO_TMUX" "$1" "$puzzle" "$solution" "$2" "$3" "$4" "$5" <<'PY'
+import re, subprocess, sys, time
+sock, mode, puzzle, solution, left, right, up, down = sys.argv[1:]
+tmux = lambda *a: subprocess.run(["tmux", "-L", sock, *a], capture_output=True, text=True).stdout
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "game").split("\n")
+
+def places(lines):
+    """(line, column) of each of the 81 cells' characters in the terminal."""
+    out = []
+    for y, line in enumerate(lines):
+        bars = [i for i, ch in enumerate(line) if ch == "|"]
+        if len(bars) < 2:
+            continue
+        xs = [x for x in range(bars[0] + 1, bars[-1]) if line[x] in "123456789."]
+        if len(xs) == 9:
+            out += [(y, x) for x in xs]
+    return out[:81]
+
+def cursor():
+    x, y = tmux("display", "-p", "-t", "game", "#{cursor_x} #{cursor_y}").split()
+    return int(y), int(x)
+
+def wait(test, secs=4.0):
+    end = time.time() + secs
+    while time.time() < end:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False
+
+at = places(screen())
+if len(at) != 81:
+    sys.exit(f"player: no grid of 81 cells in the terminal ({len(at)})")
+empties = [i for i, ch in enumerate(puzzle) if ch == "."]
+if mode == "wrong":
+    empties = empties[:-1]
+for i in empties:
+    for attempt in range(4):
+        now = cursor()
+        if now not in at:
+            time.sleep(0.1)
+            continue
+        r, c = divmod(at.index(now), 9)
+        tr, tc = divmod(i, 9)
+        keys = [down] * max(tr - r, 0) + [up] * max(r - tr, 0) + [right] * max(tc - c, 0) + [left] * max(c - tc, 0)
+        for k in keys:
+            tmux("send-keys", "-t", "game", k)
+        if wait(lambda: cursor() == at[i]):
+            break
+    tmux("send-keys", "-t", "game", solution[i])
+    y, x = at[i]
+    if not wait(lambda: screen()[y][x:x + 1] == solution[i]):
+        print(f"player: r{i // 9 + 1}c{i % 9 + 1} did not show {solution[i]}", file=sys.stderr)
 PY
 }
 

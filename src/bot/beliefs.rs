@@ -36,13 +36,40 @@ impl fmt::Display for Claim {
     }
 }
 
+/// Observations said for one hypothesis: the latest; the earlier ones are counted.
+const EVIDENCE_KEPT: usize = 3;
+
 /// One hypothesis and what was seen for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Belief {
     pub claim: Claim,
+    /// The latest observations, at most [`EVIDENCE_KEPT`].
     pub evidence: Vec<String>,
+    /// How many observations came before those.
+    pub earlier: usize,
     /// Whether a trial of the configured pauses failed while it was held.
     pub confirmed: bool,
+}
+
+impl Belief {
+    /// Adds an observation; the oldest beyond [`EVIDENCE_KEPT`] is only counted (a game
+    /// played for minutes must not make a line per move longer and longer).
+    fn add(&mut self, seen: String) {
+        self.evidence.push(seen);
+        if self.evidence.len() > EVIDENCE_KEPT {
+            self.evidence.remove(0);
+            self.earlier += 1;
+        }
+    }
+
+    /// What was seen, as said: "N earlier; latest; ...".
+    pub fn seen(&self) -> String {
+        let latest = self.evidence.join("; ");
+        match self.earlier {
+            0 => latest,
+            n => format!("{n} earlier; {latest}"),
+        }
+    }
 }
 
 /// The hypotheses held now.
@@ -60,13 +87,14 @@ impl Beliefs {
                 self.held.push(Belief {
                     claim,
                     evidence: Vec::new(),
+                    earlier: 0,
                     confirmed: false,
                 });
                 self.held.last_mut().expect("just pushed")
             }
         };
-        belief.evidence.push(seen);
-        info!("hypothesis: {claim} (seen: {})", belief.evidence.join("; "));
+        belief.add(seen);
+        info!("hypothesis: {claim} (seen: {})", belief.seen());
     }
 
     /// Whether any hypothesis is held that no trial has confirmed.
@@ -82,11 +110,7 @@ impl Beliefs {
             .partition(|b| b.confirmed);
         self.held = confirmed;
         for b in dropped {
-            info!(
-                "dropped: {} ({seen}; it rested on: {})",
-                b.claim,
-                b.evidence.join("; ")
-            );
+            info!("dropped: {} ({seen}; it rested on: {})", b.claim, b.seen());
         }
     }
 
@@ -94,8 +118,8 @@ impl Beliefs {
     pub fn confirm_all(&mut self, seen: &str) {
         for b in self.held.iter_mut().filter(|b| !b.confirmed) {
             b.confirmed = true;
-            b.evidence.push(seen.to_string());
-            info!("confirmed: {} (seen: {})", b.claim, b.evidence.join("; "));
+            b.add(seen.to_string());
+            info!("confirmed: {} (seen: {})", b.claim, b.seen());
         }
     }
 
@@ -155,5 +179,16 @@ mod tests {
         // The confirmed one stays.
         assert_eq!(b.held().len(), 1);
         assert_eq!(b.held()[0].claim, Claim::IgnoresClickSoonAfterKey);
+        // Evidence is bounded: the latest are kept, the others counted.
+        for n in 0..10 {
+            b.hold(Claim::LosesMoves, format!("{n} lost"));
+        }
+        let loses = b
+            .held()
+            .iter()
+            .find(|b| b.claim == Claim::LosesMoves)
+            .unwrap();
+        assert_eq!(loses.evidence, ["7 lost", "8 lost", "9 lost"]);
+        assert_eq!(loses.seen(), "7 earlier; 7 lost; 8 lost; 9 lost");
     }
 }

@@ -583,16 +583,55 @@ fn band(
 const COLOURED: u8 = 80;
 
 /// `picture` with only its coloured ink, black on white: a coloured word drawn over
-/// black digits and grey lines stands alone.
+/// black digits and grey lines stands alone. Coloured grid lines are left out (rows and
+/// columns of pixels inked over four fifths of their length): pygame's Game Sudoku
+/// draws its box borders blue, and a band with two of them across its green
+/// "Successful!!" read as "Suedesstul".
 fn coloured_ink(picture: &DynamicImage) -> DynamicImage {
     let rgb = picture.to_rgb8();
-    DynamicImage::ImageLuma8(image::GrayImage::from_fn(
-        rgb.width(),
-        rgb.height(),
-        |x, y| {
-            let [r, g, b] = rgb.get_pixel(x, y).0;
-            let chroma = r.max(g).max(b) - r.min(g).min(b);
-            image::Luma([if chroma > COLOURED { 0 } else { 255 }])
-        },
-    ))
+    let (w, h) = rgb.dimensions();
+    let ink = |x: u32, y: u32| {
+        let [r, g, b] = rgb.get_pixel(x, y).0;
+        r.max(g).max(b) - r.min(g).min(b) > COLOURED
+    };
+    let line_rows: Vec<bool> = (0..h)
+        .map(|y| (0..w).filter(|&x| ink(x, y)).count() * 5 > w as usize * 4)
+        .collect();
+    let line_cols: Vec<bool> = (0..w)
+        .map(|x| (0..h).filter(|&y| ink(x, y)).count() * 5 > h as usize * 4)
+        .collect();
+    DynamicImage::ImageLuma8(image::GrayImage::from_fn(w, h, |x, y| {
+        let word = ink(x, y) && !line_rows[y as usize] && !line_cols[x as usize];
+        image::Luma([if word { 0 } else { 255 }])
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coloured_ink_keeps_a_coloured_word_and_leaves_out_coloured_grid_lines() {
+        // A green blob (a word) on white, black digits, blue lines across and down.
+        let picture = image::RgbImage::from_fn(200, 80, |x, y| {
+            image::Rgb(if y == 10 || y == 11 || x == 150 {
+                [65, 105, 225]
+            } else if (40..100).contains(&x) && (30..50).contains(&y) {
+                [0, 128, 0]
+            } else if (110..120).contains(&x) && (30..60).contains(&y) {
+                [0, 0, 0]
+            } else {
+                [255, 255, 255]
+            })
+        });
+        let ink = coloured_ink(&DynamicImage::ImageRgb8(picture)).to_luma8();
+        let black = |x, y| ink.get_pixel(x, y).0[0] == 0;
+        assert!(black(50, 40), "the word is kept");
+        assert!(!black(115, 40), "black digits are left out");
+        assert!(
+            !black(20, 10) && !black(20, 11),
+            "a line across is left out"
+        );
+        assert!(!black(150, 70), "a line down is left out");
+    }
 }

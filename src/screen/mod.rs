@@ -11,6 +11,7 @@ use x11rb::connection::{Connection, RequestConnection};
 use x11rb::protocol::xproto::{Atom, AtomEnum, ConnectionExt, ImageFormat, MapState, Window};
 use x11rb::rust_connection::RustConnection;
 
+mod grabs;
 mod program;
 mod x11;
 mod x11_input;

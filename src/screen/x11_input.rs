@@ -38,6 +38,7 @@ use x11rb::protocol::xproto::{
 use x11rb::protocol::xtest::ConnectionExt as _;
 use x11rb::protocol::Event;
 
+use super::grabs::{Device, GrabWatch};
 use super::x11::X11;
 use super::WindowInfo;
 use crate::input::{Input, InputError, Key, ScreenPoint};
@@ -47,6 +48,10 @@ use crate::input::{Input, InputError, Key, ScreenPoint};
 /// loaded machine that moment passed 300 ms after a click on a Chromium game's number
 /// pad). Nothing is sent while a grab is held, so waiting longer leaks nothing.
 const GRAB_PATIENCE: Duration = Duration::from_millis(1000);
+/// How long a grab the game's own client holds is waited out (SDL 2 games grab the
+/// pointer from a press to its release; a busy machine delays the release for seconds).
+/// Nothing is sent meanwhile; past this the game is called unresponsive.
+const GAME_GRAB_PATIENCE: Duration = Duration::from_secs(15);
 /// How long the focus is watched once it was seen leaving the game.
 const FOCUS_WATCH: Duration = Duration::from_millis(100);
 
@@ -62,6 +67,8 @@ pub struct X11Input {
     /// [`Input::user_activity`].
     seen: Option<String>,
     delay: Duration,
+    /// Who holds a grab (X RECORD), when the server says.
+    grabs: Option<GrabWatch>,
 }
 
 /// The window the device may send to.
@@ -69,12 +76,6 @@ struct Game {
     window: Window,
     /// The focus left the game's window since the last look.
     focus_left: bool,
-}
-
-#[derive(Clone, Copy)]
-enum Device {
-    Keyboard,
-    Pointer,
 }
 
 fn failed(e: impl Into<ReplyError>) -> InputError {
@@ -131,6 +132,7 @@ impl X11Input {
             game: None,
             seen: None,
             delay: Duration::from_millis(event_delay_ms.into()),
+            grabs: GrabWatch::start(),
         })
     }
 
@@ -212,26 +214,83 @@ impl X11Input {
         Ok(status == GrabStatus::ALREADY_GRABBED || status == GrabStatus::FROZEN)
     }
 
-    /// Fails when another program holds a grab of one of `devices`; a grab that lasts
-    /// less than [`GRAB_PATIENCE`] is waited out (this runs before the server is held).
-    fn wait_for_grabs(&mut self, devices: &[Device]) -> Result<(), InputError> {
-        let start = Instant::now();
+    /// Fails when another program holds a grab of one of `devices` for longer than
+    /// [`GRAB_PATIENCE`] since `since`, or the game's own client one for longer than
+    /// [`GAME_GRAB_PATIENCE`]; shorter grabs are waited out (this runs before the
+    /// server is held).
+    fn wait_for_grabs(&mut self, devices: &[Device], since: Instant) -> Result<(), InputError> {
+        let mut games_grab = false;
         loop {
-            let mut held = None;
-            for &d in devices {
-                if self.grabbed(d)? {
-                    held = Some(d);
-                    break;
+            let Some(device) = self.grab_held(devices)? else {
+                if games_grab {
+                    tracing::debug!(
+                        "waited {} ms for the game's own grab to end",
+                        since.elapsed().as_millis()
+                    );
                 }
-            }
-            let Some(device) = held else {
                 return Ok(());
             };
-            if start.elapsed() >= GRAB_PATIENCE {
-                return Err(unsafe_now(grab_words(device)));
+            let games = self.grab_is_games(device);
+            games_grab |= games;
+            let patience = if games {
+                GAME_GRAB_PATIENCE
+            } else {
+                GRAB_PATIENCE
+            };
+            if since.elapsed() >= patience {
+                return Err(unsafe_now(self.grab_words(device)));
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    /// The first of `devices` someone holds a grab of now; the others are noted free.
+    fn grab_held(&mut self, devices: &[Device]) -> Result<Option<Device>, InputError> {
+        for &d in devices {
+            if self.grabbed(d)? {
+                return Ok(Some(d));
+            }
+            if let Some(w) = &self.grabs {
+                w.free(d);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The client that holds `device`'s grab, as RECORD showed it made (after reading
+    /// what was recorded up to now).
+    fn grab_holder(&self, device: Device) -> Option<u32> {
+        let watch = self.grabs.as_ref()?;
+        watch.catch_up();
+        watch.holder(device)
+    }
+
+    /// Whether the game's own client holds `device`'s grab (seen made, not let go).
+    fn grab_is_games(&self, device: Device) -> bool {
+        match (self.grab_holder(device), self.game.as_ref()) {
+            (Some(client), Some(g)) => self.x11.same_client(client, g.window),
+            _ => false,
+        }
+    }
+
+    /// Why input is not sent while `device` is grabbed, naming the holder when known.
+    fn grab_words(&self, device: Device) -> String {
+        let what = match device {
+            Device::Keyboard => "keyboard",
+            Device::Pointer => "pointer",
+        };
+        if self.grab_is_games(device) {
+            return format!(
+                "the game has held the {what} grab of its own window for over {} s, so it does \
+                 not answer input",
+                GAME_GRAB_PATIENCE.as_secs()
+            );
+        }
+        let mut words = grab_words(device);
+        if let Some(client) = self.grab_holder(device) {
+            words.push_str(&format!(" (X client {client:#x})"));
+        }
+        words
     }
 
     /// Reads every event that has arrived. Raw input is the bot's own only when `ours`
@@ -452,16 +511,45 @@ impl X11Input {
     }
 
     /// The checks every input makes while the server is held: no grab, no foreign
-    /// input (the probes' replies bring every earlier event in).
-    fn held_checks(&mut self, devices: &[Device]) -> Result<(), InputError> {
-        for &d in devices {
-            if self.grabbed(d)? {
-                return Err(unsafe_now(grab_words(d)));
+    /// input (the probes' replies bring every earlier event in). `Ok(false)`: someone
+    /// took a grab since it was waited out (a game grabs the pointer on each click):
+    /// let the server go and wait again (whose grab it is can only be read then).
+    fn held_checks(&mut self, devices: &[Device]) -> Result<bool, InputError> {
+        if self.grab_held(devices)?.is_some() {
+            return Ok(false);
+        }
+        self.no_foreign_input()?;
+        Ok(true)
+    }
+
+    /// Runs `send` while the server is held, once no grab is held (grabs are waited
+    /// out as [`Self::wait_for_grabs`] says, also one taken just before the server was).
+    fn send_when_free<T>(
+        &mut self,
+        send: impl Fn(&mut Self) -> Result<T, InputError>,
+    ) -> Result<T, InputError> {
+        let devices = [Device::Keyboard, Device::Pointer];
+        let since = Instant::now();
+        for _ in 0..SEND_TRIES {
+            self.wait_for_grabs(&devices, since)?;
+            let sent = self.holding_server(|me| {
+                if !me.held_checks(&devices)? {
+                    return Ok(None);
+                }
+                send(me).map(Some)
+            })?;
+            if let Some(result) = sent {
+                return Ok(result);
             }
         }
-        self.no_foreign_input()
+        let device = self.grab_held(&devices)?.unwrap_or(Device::Pointer);
+        Err(unsafe_now(self.grab_words(device)))
     }
 }
+
+/// How many times a grab taken just before the bot held the server is waited out for
+/// one input.
+const SEND_TRIES: usize = 50;
 
 fn grab_words(device: Device) -> String {
     format!(
@@ -564,9 +652,7 @@ impl Input for X11Input {
     fn click(&mut self, at: ScreenPoint) -> Result<(), InputError> {
         let game = self.game()?;
         self.no_foreign_input()?;
-        self.wait_for_grabs(&[Device::Keyboard, Device::Pointer])?;
-        self.holding_server(|me| {
-            me.held_checks(&[Device::Keyboard, Device::Pointer])?;
+        self.send_when_free(|me| {
             me.fake(MOTION, 0, Some(at))?;
             if let Some(why) = me.click_blocked(game, at)? {
                 return Err(unsafe_now(format!("not clicking: {why}")));
@@ -587,9 +673,7 @@ impl Input for X11Input {
         self.no_foreign_input()?;
         self.focus_stayed()?;
         // A pointer grab counts too: menus that take the pointer take the keys next.
-        self.wait_for_grabs(&[Device::Keyboard, Device::Pointer])?;
-        let passive = self.holding_server(|me| {
-            me.held_checks(&[Device::Keyboard, Device::Pointer])?;
+        let passive = self.send_when_free(|me| {
             if let Some(why) = me.key_blocked(game)? {
                 return Err(unsafe_now(format!("not typing: {why}")));
             }

@@ -196,6 +196,18 @@ impl Recorder {
         );
     }
 
+    /// Grabs the pointer for this window now, as an SDL 2 game does from a button press
+    /// to its release, and lets go of it `how_long` later (on a thread of its own).
+    pub fn hold_pointer_grab(&mut self, how_long: Duration) {
+        self.grab(false, true);
+        let conn = self.conn.clone();
+        self.threads.push(std::thread::spawn(move || {
+            std::thread::sleep(how_long);
+            let _ = conn.ungrab_pointer(x11rb::CURRENT_TIME);
+            let _ = conn.flush();
+        }));
+    }
+
     /// Moves the window into `parent` (another client's window, the game's) at (x, y).
     pub fn reparent_into(&self, parent: u32, x: i16, y: i16) {
         self.conn

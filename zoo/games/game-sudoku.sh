@@ -46,14 +46,21 @@ runpy.run_path("main.py", run_name="__main__")'
   xdotool key space
   # The window stays black while it digs the puzzle out of a full grid (seconds, more
   # under load): wait for it to be drawn.
+  # A window still black after a minute has no puzzle (its generator can loop on): the
+  # game did not start, and the run is not counted (it was once played as a bot's
+  # failure: "no sudoku grid in the window").
   local png=$ZOO_RUN/drawn.png mean
   for i in $(seq 120); do
     sleep 0.5
     import -window "$w" "$png" 2>/dev/null || continue
     mean=$(convert "$png" -format '%[fx:mean]' info: 2>/dev/null)
-    awk -v m="${mean:-0}" 'BEGIN { exit !(m > 0.3) }' && break
+    if awk -v m="${mean:-0}" 'BEGIN { exit !(m > 0.3) }'; then
+      sleep 1
+      return 0
+    fi
   done
-  sleep 1
+  zoo_log "game-sudoku: its window stayed black for 60 s (no puzzle)"
+  return 1
 }
 
 # "Successful!!" in green (0,128,0) over the grid; Tesseract reads it on its own.

@@ -23,4 +23,6 @@ zoo_verdict() { zoo_judge_words 'Well done|completed the puzzle' 'wrong|invalid'
 
 # A key every 80 ms: at 30 ms, keys were lost on this loaded machine (a positive control
 # left cells empty).
-zoo_player() { ZOO_KEY_PAUSE=0.08 zoo_terminal_player "$1" h l k j; }
+# The player looks before and after each key (the cursor, the digit): under load keys
+# sent blind at 80 ms each left cells empty or wrong (the positive control failed).
+zoo_player() { zoo_terminal_player_checked "$1" h l k j; }

@@ -84,24 +84,50 @@ PY
   echo "$top $puzzle"
 }
 
+# The scripted player clicks a cell, waits until the game shows it selected (pink), types
+# the digit and waits until the digit is drawn, as a person looks before the next move:
+# the game takes one key per turn of its loop and runs every click that came meanwhile
+# first, so under load a digit typed before the next click is drawn may land in the next
+# cell (or, the selection dropped, nowhere).
 zoo_player() {
   local mode=$1 w top puzzle solution
   w=$(zoo_wait_window '^Sudoku$' 5) || return 1
   read -r top puzzle < <(via_board "$w") || return 1
   solution=$(zoo_any_solution "$puzzle") || { zoo_log "player: the board $puzzle has no solution"; return 1; }
-  python3 - "$mode" "$puzzle" "$solution" <<'PY' | while read -r x y d; do
-import sys
-mode, p, s = sys.argv[1:]
+  "$ZOO_PY" - "$mode" "$puzzle" "$solution" "$w" "$top" "$ZOO_RUN/via-move.png" <<'PY'
+import subprocess, sys, time
+import cv2
+mode, p, s, w, top, png = sys.argv[1:]
+top = int(top)
 cells = [i for i in range(81) if p[i] == "."]
 if mode == "wrong":
     cells = cells[:-1]
+
+def cell(i):
+    subprocess.run(["import", "-window", w, png], stderr=subprocess.DEVNULL)
+    im = cv2.imread(png)
+    r, c = divmod(i, 9)
+    return im[top + r * 66 + 8 : top + r * 66 + 58, c * 66 + 8 : c * 66 + 58] if im is not None else None
+
+def wait_for(i, test, secs=5.0):
+    end = time.time() + secs
+    while time.time() < end:
+        patch = cell(i)
+        if patch is not None and test(patch):
+            return True
+        time.sleep(0.05)
+    return False
+
+pink = lambda patch: tuple(int(v) for v in patch[2, 2]) == (200, 150, 200)
+inked = lambda patch: not pink(patch) and (patch.min(axis=2) < 100).sum() > 30
 for i in cells:
     r, c = divmod(i, 9)
-    print(c * 66 + 33, r * 66 + 33, s[i])
+    for attempt in range(3):
+        subprocess.run(["xdotool", "mousemove", "--window", w, str(c * 66 + 33), str(top + r * 66 + 33), "click", "1"])
+        if wait_for(i, pink):
+            break
+    subprocess.run(["xdotool", "key", s[i]])
+    if not wait_for(i, inked):
+        print(f"player: r{r + 1}c{c + 1} did not show its digit", file=sys.stderr)
 PY
-    xdotool mousemove --window "$w" "$x" $((top + y)) click 1
-    sleep 0.05
-    xdotool key "$d"
-    sleep 0.03
-  done
 }

@@ -4,7 +4,10 @@
 use super::*;
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
-    /// Clicks the cell of `m` and looks for the click's effect on it.
+    /// Clicks the cell of `m` and looks for the click's effect in the grid: on its cell,
+    /// or on others (a game that shades the selected cell's whole row and column, as
+    /// pygame's "Game Sudoku" does, leaves a cell that lay in the last selection's row
+    /// as it was: the click shows where the old column went back to plain).
     /// `quiet`: the click is not looked after (a probe, or a cell already selected).
     pub(super) fn observed_click(
         &mut self,
@@ -14,7 +17,6 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         quiet: bool,
     ) -> Result<Clicked, BotError> {
         let looks_before = self.cell_looks(map, origin)?;
-        let before = looks_before[m.cell];
         let mut wait = self.first_wait();
         for tries in 1..=TRIES {
             self.input.click(m.at)?;
@@ -35,8 +37,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 wait
             };
             while self.since(at) < Duration::from_millis(limit) {
-                let now = self.cell_looks(map, origin)?[m.cell];
-                if looks_differ(&before, &now) {
+                let now = self.cell_looks(map, origin)?;
+                if (0..81).any(|i| looks_differ(&looks_before[i], &now[i])) {
                     self.model.shows_selection = Some(true);
                     self.model.answered = true;
                     return Ok(Clicked {

@@ -71,6 +71,7 @@ impl Game {
             failing_captures: 0,
             hide_given: None,
             draws_selection: false,
+            selection_cross: false,
             clicks_ignored: false,
             arrows_ignored: false,
             menu_on_arrows: false,
@@ -220,6 +221,23 @@ impl Game {
             (Some(delay), Some((cell, at))) if self.clock.since(at) >= delay => cell,
             _ => self.selected,
         };
+        if let (true, Some(s)) = (self.selection_cross, selected) {
+            // The light pixels of every cell in its row and column turn grey.
+            let (x0, y0) = (self.corners[0].x, self.corners[0].y);
+            for i in (0..81).filter(|&i| i / 9 == s / 9 || i % 9 == s % 9) {
+                let (l, t) = (x0 + cw * (i % 9) as f32, y0 + ch * (i / 9) as f32);
+                for y in (t as u32 + 2)..((t + ch) as u32).saturating_sub(1) {
+                    for x in (l as u32 + 2)..((l + cw) as u32).saturating_sub(1) {
+                        if x < pic.width() && y < pic.height() {
+                            let p = pic.get_pixel_mut(x, y);
+                            if p.0[..3].iter().all(|&v| v > 200) {
+                                *p = Rgba([200, 200, 200, 255]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         if let (true, Some(s)) = (self.draws_selection, selected) {
             // A frame a fifth of the cell in from its sides, 3 px wide.
             let x0 = self.corners[0].x + cw * (s % 9) as f32;

@@ -225,6 +225,9 @@ pub struct Game {
     pub hide_given: Option<(usize, usize, usize)>,
     /// The selected cell is drawn framed (most games; the bare sim shows nothing).
     pub draws_selection: bool,
+    /// The selected cell's whole row and column are shaded grey, nothing else (pygame's
+    /// "Game Sudoku"): a click on a cell of the selected row changes nothing in it.
+    pub selection_cross: bool,
     /// Arrow keys do nothing.
     pub arrows_ignored: bool,
     /// Any arrow key leaves the puzzle for the game's menu (no grid, for good).
