@@ -19,11 +19,11 @@ play_pkgs=(xvfb openbox gnome-sudoku dbus dbus-x11 x11-utils x11-apps xdotool im
 # end-to-end tests (headless Mutter or GNOME Shell in a dbus-run-session); sway, grim
 # (its screenshots) and Xwayland for the sway ones (xhost is in x11-xserver-utils);
 # KWin (kwin-wayland) for the KDE Plasma ones; stress-ng, the load generator of
-# scripts/ci-under-load.sh and `scripts/zoo.sh --load`.
+# scripts/ci-under-load.sh and `scripts/zoo.sh --load`; tmux, which runs the zoo's terminal games.
 test_pkgs=(chromium x11-xserver-utils fonts-dejavu-core fonts-liberation fonts-freefont-ttf
            fonts-noto-mono fonts-dejavu-extra fonts-dseg fonts-allerta fonts-dotgothic16
            mutter gnome-shell pipewire pipewire-bin wireplumber sway grim xwayland
-           kwin-wayland stress-ng)
+           kwin-wayland stress-ng tmux)
 
 list=0 test=0
 for arg in "$@"; do
