@@ -10,8 +10,13 @@
 //! client's; grabs that no request makes (a passive grab set off by a press, or one
 //! made before the watch began) have no known holder, and neither has any grab when the
 //! server has no RECORD: the caller then treats the grab as another program's.
+//!
+//! What was recorded up to a moment is known exactly: the watch also records its own
+//! NoOperation requests, so [`GrabWatch::catch_up`] sends one and waits until the
+//! reading thread has seen it (the server records in the order it runs requests).
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use x11rb::connection::{Connection, RequestConnection};
 use x11rb::protocol::record::{self, ConnectionExt as _};
@@ -29,10 +34,12 @@ const GRAB_POINTER: u8 = 26;
 const UNGRAB_POINTER: u8 = 27;
 const GRAB_KEYBOARD: u8 = 31;
 const UNGRAB_KEYBOARD: u8 = 32;
+const NO_OPERATION: u8 = 127;
 /// RECORD's categories of intercepted data.
 const FROM_SERVER: u8 = 0;
 const FROM_CLIENT: u8 = 1;
 const CLIENT_DIED: u8 = 3;
+const START_OF_DATA: u8 = 4;
 const END_OF_DATA: u8 = 5;
 
 /// What the recorded protocol says of each device's grab: the resource id base of the
@@ -43,6 +50,13 @@ pub(super) struct Holders {
     keyboard: Option<u32>,
     /// Grab requests sent and not answered yet, by client, oldest first.
     pending: Vec<(u32, Device)>,
+    /// The client whose NoOperation requests are the watch's own marks, and how many
+    /// of them were read.
+    marker: u32,
+    marks: u64,
+    /// Counts the grabs seen made, so that a probe's "free" is not applied over a grab
+    /// recorded after the probe began.
+    made: u64,
 }
 
 impl Holders {
@@ -65,6 +79,11 @@ impl Holders {
     /// the grab window was unmapped).
     pub(super) fn free(&mut self, device: Device) {
         *self.slot(device) = None;
+    }
+
+    /// How many grabs were seen made so far.
+    pub(super) fn made(&self) -> u64 {
+        self.made
     }
 
     /// Takes in one reply of RECORD's EnableContext: `data` is the protocol of client
@@ -97,6 +116,7 @@ impl Holders {
             match data[0] {
                 GRAB_POINTER => self.pending.push((client, Device::Pointer)),
                 GRAB_KEYBOARD => self.pending.push((client, Device::Keyboard)),
+                NO_OPERATION if client == self.marker => self.marks += 1,
                 UNGRAB_POINTER | UNGRAB_KEYBOARD => {
                     let d = if data[0] == UNGRAB_POINTER {
                         Device::Pointer
@@ -126,6 +146,7 @@ impl Holders {
                     let (_, device) = self.pending.remove(at);
                     if data[1] == 0 {
                         *self.slot(device) = Some(client);
+                        self.made += 1;
                     }
                 }
             }
@@ -137,15 +158,24 @@ impl Holders {
     }
 }
 
+/// What the reading thread shares: the holders, and a signal for each reply it took in.
+type Shared = Arc<(Mutex<Holders>, Condvar)>;
+
 /// A RECORD context that follows every client's grabs, read on a thread of its own.
 pub(super) struct GrabWatch {
     control: RustConnection,
     context: u32,
-    pub(super) holders: Arc<Mutex<Holders>>,
+    shared: Shared,
 }
 
+/// How long [`GrabWatch::start`] waits for the server to begin recording, and
+/// [`GrabWatch::catch_up`] for its mark to be read: past it the watch still works, it
+/// only may not have read the newest grabs yet.
+const READ_PATIENCE: Duration = Duration::from_millis(500);
+
 impl GrabWatch {
-    /// Starts the watch on $DISPLAY; `None` when the server has no RECORD (or refuses it).
+    /// Starts the watch on $DISPLAY and returns once the server records; `None` when
+    /// the server has no RECORD (or refuses it).
     pub(super) fn start() -> Option<GrabWatch> {
         let (control, _) = x11rb::connect(None).ok()?;
         control
@@ -158,31 +188,44 @@ impl GrabWatch {
             major: none,
             minor: record::Range16 { first: 0, last: 0 },
         };
-        let range = record::Range {
-            core_requests: record::Range8 {
-                first: GRAB_POINTER,
-                last: UNGRAB_KEYBOARD,
-            },
-            core_replies: record::Range8 {
-                first: GRAB_POINTER,
-                last: GRAB_KEYBOARD,
-            },
+        let requests = |first, last| record::Range {
+            core_requests: record::Range8 { first, last },
+            core_replies: none,
             ext_requests: no_ext,
             ext_replies: no_ext,
             delivered_events: none,
             device_events: none,
             errors: none,
             client_started: false,
-            client_died: true,
+            client_died: false,
         };
+        let grabs = record::Range {
+            core_replies: record::Range8 {
+                first: GRAB_POINTER,
+                last: GRAB_KEYBOARD,
+            },
+            client_died: true,
+            ..requests(GRAB_POINTER, UNGRAB_KEYBOARD)
+        };
+        let marks = requests(NO_OPERATION, NO_OPERATION);
         control
-            .record_create_context(context, 0, &[record::CS::ALL_CLIENTS.into()], &[range])
+            .record_create_context(
+                context,
+                0,
+                &[record::CS::ALL_CLIENTS.into()],
+                &[grabs, marks],
+            )
             .ok()?
             .check()
             .ok()?;
+        let holders = Holders {
+            marker: control.setup().resource_id_base,
+            ..Holders::default()
+        };
+        let shared: Shared = Arc::new((Mutex::new(holders), Condvar::new()));
+        let (started_tx, started) = std::sync::mpsc::channel();
         let (data, _) = x11rb::connect(None).ok()?;
-        let holders = Arc::new(Mutex::new(Holders::default()));
-        let shared = holders.clone();
+        let reader = shared.clone();
         std::thread::Builder::new()
             .name("grab-watch".into())
             .spawn(move || {
@@ -191,39 +234,72 @@ impl GrabWatch {
                 };
                 for reply in replies {
                     let Ok(reply) = reply else { return };
-                    if reply.category == END_OF_DATA {
-                        return;
+                    match reply.category {
+                        START_OF_DATA => {
+                            let _ = started_tx.send(());
+                            continue;
+                        }
+                        END_OF_DATA => return,
+                        _ if reply.client_swapped => continue,
+                        _ => {}
                     }
-                    if reply.client_swapped {
-                        continue;
-                    }
-                    if let Ok(mut h) = shared.lock() {
+                    let (holders, read) = &*reader;
+                    if let Ok(mut h) = holders.lock() {
                         h.take(reply.category, reply.xid_base, &reply.data);
                     }
+                    read.notify_all();
                 }
             })
             .ok()?;
+        // A thread that ended before the server began recording drops the sender: no
+        // RECORD after all.
+        if let Err(std::sync::mpsc::RecvTimeoutError::Disconnected) =
+            started.recv_timeout(READ_PATIENCE)
+        {
+            return None;
+        }
         Some(GrabWatch {
             control,
             context,
-            holders,
+            shared,
         })
     }
 
-    /// Waits until everything recorded up to now has been read (a round trip on the
-    /// control connection, then a moment for the reading thread).
+    /// Waits until everything the server recorded up to now has been read: sends a
+    /// mark and waits for the reading thread to see it (at most [`READ_PATIENCE`]).
+    /// Not while another connection holds the server: the mark would wait for it.
     pub(super) fn catch_up(&self) {
-        let _ = self.control.get_input_focus().map(|c| c.reply());
-        std::thread::sleep(std::time::Duration::from_millis(2));
+        let (holders, read) = &*self.shared;
+        let Ok(h) = holders.lock() else { return };
+        let want = h.marks + 1;
+        drop(h);
+        if self.control.no_operation().is_err() || self.control.flush().is_err() {
+            return;
+        }
+        let Ok(h) = holders.lock() else { return };
+        let _ = read.wait_timeout_while(h, READ_PATIENCE, |h| h.marks < want);
+    }
+
+    fn holders(&self) -> Option<std::sync::MutexGuard<'_, Holders>> {
+        self.shared.0.lock().ok()
     }
 
     pub(super) fn holder(&self, device: Device) -> Option<u32> {
-        self.holders.lock().ok()?.holder(device)
+        self.holders()?.holder(device)
     }
 
-    pub(super) fn free(&self, device: Device) {
-        if let Ok(mut h) = self.holders.lock() {
-            h.free(device);
+    /// How many grabs were seen made so far (read before a probe, for [`Self::free`]).
+    pub(super) fn made(&self) -> u64 {
+        self.holders().map_or(0, |h| h.made())
+    }
+
+    /// A probe that began when [`Self::made`] said `made` found `device` free: noted,
+    /// unless a grab was seen made since (it may be newer than the probe).
+    pub(super) fn free(&self, device: Device, made: u64) {
+        if let Some(mut h) = self.holders() {
+            if h.made() == made {
+                h.free(device);
+            }
         }
     }
 }
@@ -283,5 +359,22 @@ mod tests {
         assert_eq!(h.holder(Device::Keyboard), Some(7 << 21));
         h.take(CLIENT_DIED, 7 << 21, &[]);
         assert_eq!(h.holder(Device::Keyboard), None);
+    }
+
+    #[test]
+    fn only_the_watch_own_no_operations_are_marks_and_grabs_made_are_counted() {
+        let mut h = Holders {
+            marker: 3 << 21,
+            ..Holders::default()
+        };
+        h.take(FROM_CLIENT, 5 << 21, &request(NO_OPERATION, 1));
+        assert_eq!(h.marks, 0);
+        let mut two = request(NO_OPERATION, 1);
+        two.extend(request(GRAB_POINTER, 6));
+        h.take(FROM_CLIENT, 3 << 21, &two);
+        assert_eq!(h.marks, 1);
+        assert_eq!(h.made(), 0);
+        h.take(FROM_SERVER, 3 << 21, &reply(0));
+        assert_eq!((h.made(), h.holder(Device::Pointer)), (1, Some(3 << 21)));
     }
 }

@@ -247,11 +247,12 @@ impl X11Input {
     /// The first of `devices` someone holds a grab of now; the others are noted free.
     fn grab_held(&mut self, devices: &[Device]) -> Result<Option<Device>, InputError> {
         for &d in devices {
+            let made = self.grabs.as_ref().map_or(0, GrabWatch::made);
             if self.grabbed(d)? {
                 return Ok(Some(d));
             }
             if let Some(w) = &self.grabs {
-                w.free(d);
+                w.free(d, made);
             }
         }
         Ok(None)

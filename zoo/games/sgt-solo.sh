@@ -28,20 +28,23 @@ zoo_verdict() {
   xdotool windowactivate "$w" 2>/dev/null
   sleep 0.2
   printf '' | xclip -selection clipboard >/dev/null 2>&1
-  # "Game" is the menu bar's first item; "Copy" is found by its word (8 tries, each
-  # waiting longer: on a loaded machine GTK draws the menu late).
+  # "Game" is the menu bar's first item; Copy is the third item from the menu's end
+  # (Copy, Solve, Exit: always sensitive), so Up three times and Return choose it
+  # without reading the menu. A try whose keys came before the menu was up leaves the
+  # clipboard empty (the keys only move Solo's cursor): 8 tries, each waiting longer.
   local tries copied=0
   for tries in 1 2 3 4 5 6 7 8; do
     xdotool windowactivate "$w" 2>/dev/null
     xdotool mousemove --window "$w" 27 12 click 1
-    sleep "$(( (5 + tries) / 10 )).$(( (5 + tries) % 10 ))"
-    zoo_click_words '^C[o0]py$' && { copied=1; break; }
+    sleep "$(( (3 + tries) / 10 )).$(( (3 + tries) % 10 ))"
+    xdotool key Up Up Up Return
+    sleep 0.5
+    text=$(xclip -o -selection clipboard -t UTF8_STRING 2>/dev/null)
+    [[ $text == *'|'* ]] && { copied=1; break; }
     xdotool key Escape
     sleep 0.3
   done
-  ((copied)) || { echo "not solved: no Game > Copy menu"; return; }
-  sleep 0.5
-  text=$(xclip -o -selection clipboard -t UTF8_STRING 2>/dev/null)
+  ((copied)) || { echo "not solved: Game > Copy put no grid on the clipboard"; return; }
   zoo_judge_grid "$(zoo_text_grid "$text")" "Solo's copied grid"
 }
 
