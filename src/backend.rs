@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use tracing::info;
 
-use crate::input::{EnigoInput, Input, NoInput};
-use crate::screen::{self, MatchKind, Screen, ScreenError, WindowInfo, X11Screen};
+use crate::input::{Input, NoInput};
+use crate::screen::{self, MatchKind, Screen, ScreenError, WindowInfo, X11Input, X11Screen};
 use crate::Failure;
 
 /// A desktop the bot can play on.
@@ -169,7 +169,7 @@ pub fn open(
             let input: Box<dyn Input> = if dry_run {
                 Box::new(NoInput)
             } else {
-                Box::new(EnigoInput::open(x11_event_delay)?)
+                Box::new(X11Input::open(x11_event_delay)?)
             };
             Ok(Opened {
                 screen: Box::new(screen),

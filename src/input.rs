@@ -1,10 +1,10 @@
 //! Synthetic input: the small trait the bot plays through. The real device on X11
-//! ([`X11Input`], in `screen::x11_input`) sends XTest events only after checking,
+//! ([`X11Input`](crate::screen::X11Input)) sends XTest events only after checking,
 //! while it holds the X server, that they can reach nothing but the game; it also
 //! watches for the user taking over: every key press, button press and pointer motion
 //! the X server sees (XInput2 raw events), told apart from the bot's own.
 
-use crate::screen::WindowInfo;
+use crate::window::WindowInfo;
 
 /// A point in screen pixels (the root window's coordinates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,6 +32,23 @@ pub enum Key {
     Delete,
     Backspace,
     Escape,
+}
+
+impl Key {
+    /// Its X keysym (X11/keysymdef.h), which X11 and the Wayland compositors both take.
+    pub fn keysym(self) -> Result<u32, InputError> {
+        Ok(match self {
+            Key::Digit(d) if (1..=9).contains(&d) => 0x30 + d as u32,
+            Key::Digit(d) => return Err(InputError::Send(format!("{d} is not a sudoku digit"))),
+            Key::Up => 0xff52,
+            Key::Down => 0xff54,
+            Key::Left => 0xff51,
+            Key::Right => 0xff53,
+            Key::Delete => 0xffff,
+            Key::Backspace => 0xff08,
+            Key::Escape => 0xff1b,
+        })
+    }
 }
 
 /// Why input could not be sent or observed.
@@ -103,10 +120,6 @@ impl<T: Input + ?Sized> Input for Box<T> {
     }
 }
 
-/// The real device on X11 (it once sent through enigo, hence the other name).
-pub use crate::screen::X11Input;
-pub type EnigoInput = X11Input;
-
 /// The device of a dry run: the bot never sends input then; this one refuses to, so a
 /// mistake cannot click anything.
 pub struct NoInput;
@@ -129,5 +142,18 @@ impl Input for NoInput {
     }
     fn user_activity(&mut self) -> Result<Option<String>, InputError> {
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keysyms_are_the_x_ones() {
+        assert_eq!(Key::Digit(1).keysym().unwrap(), 0x31);
+        assert_eq!(Key::Digit(9).keysym().unwrap(), 0x39);
+        assert_eq!(Key::Escape.keysym().unwrap(), 0xff1b);
+        assert!(Key::Digit(0).keysym().is_err());
     }
 }

@@ -21,6 +21,7 @@ pub mod solver;
 pub mod stderr_capture;
 pub mod vision;
 pub mod wayland;
+pub mod window;
 
 pub use error::{Failure, UsageError};
 pub use grid::Grid;

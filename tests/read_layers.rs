@@ -425,26 +425,10 @@ fn circles(imports: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<Vec<String>> {
     walk.found
 }
 
-/// Circles outside the reader's floors found when this check was written (2026-11-26),
-/// left to their owners: none may grow or be added, and the reader's floors have none.
-const KNOWN_ELSEWHERE: &[&str] = &[
-    "input <-> screen <-> screen::x11_input <-> wayland::remote_desktop",
-    "wayland::client <-> wayland::kwin::windows",
-];
-
 #[test]
 fn no_module_imports_in_a_circle() {
     let imports = Crate::read().imports();
-    let found: Vec<Vec<String>> = circles(&imports)
-        .into_iter()
-        .filter(|g| {
-            let reader = g.iter().any(|m| {
-                let m: ModPath = m.split("::").map(String::from).collect();
-                floor_of(&m).is_some()
-            });
-            reader || !KNOWN_ELSEWHERE.contains(&g.join(" <-> ").as_str())
-        })
-        .collect();
+    let found = circles(&imports);
     assert!(
         found.is_empty(),
         "modules that import each other, directly or round a circle: {}",

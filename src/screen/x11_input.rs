@@ -666,7 +666,7 @@ impl Input for X11Input {
 
     fn key(&mut self, key: Key) -> Result<(), InputError> {
         let game = self.game()?;
-        let sym = crate::wayland::keysym(key)?;
+        let sym = key.keysym()?;
         let code = *self
             .keycodes
             .get(&sym)

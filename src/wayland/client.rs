@@ -44,7 +44,7 @@ pub struct OutputInfo {
 pub struct State {
     pub outputs: Vec<(wl_output::WlOutput, OutputInfo)>,
     /// KWin's windows, when the client asked for them.
-    pub plasma: super::kwin::windows::Plasma,
+    pub plasma: super::kwin::plasma::Plasma,
     frame: FrameState,
 }
 

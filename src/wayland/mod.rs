@@ -41,7 +41,7 @@ use crate::screen::{self, Screen, ScreenError, ScreenRect, WindowInfo, WindowVie
 
 pub use input::GnomeInput;
 pub use picture::GnomeScreen;
-pub use remote_desktop::{keysym, MutterSession, Target};
+pub use remote_desktop::{MutterSession, Target};
 pub use stream::Frames;
 
 /// How long to wait for the first frame of a new stream.

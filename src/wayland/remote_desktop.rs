@@ -181,7 +181,7 @@ impl MutterSession {
 
     /// Presses and releases one key, by its X keysym.
     pub fn key(&self, key: Key) -> Result<(), InputError> {
-        let keysym = keysym(key)?;
+        let keysym = key.keysym()?;
         self.notify("NotifyKeyboardKeysym", &(keysym, true), false)?;
         self.notify("NotifyKeyboardKeysym", &(keysym, false), false)
     }
@@ -327,32 +327,4 @@ fn wait_for_node(signals: MessageIterator) -> Result<u32, ScreenError> {
             "Mutter announced no stream within 5 s (is PipeWire running in this session?)",
         )
     })
-}
-
-/// The X keysym of a key (X11/keysymdef.h).
-pub fn keysym(key: Key) -> Result<u32, InputError> {
-    Ok(match key {
-        Key::Digit(d) if (1..=9).contains(&d) => 0x30 + d as u32,
-        Key::Digit(d) => return Err(InputError::Send(format!("{d} is not a sudoku digit"))),
-        Key::Up => 0xff52,
-        Key::Down => 0xff54,
-        Key::Left => 0xff51,
-        Key::Right => 0xff53,
-        Key::Delete => 0xffff,
-        Key::Backspace => 0xff08,
-        Key::Escape => 0xff1b,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keysyms_are_the_x_ones() {
-        assert_eq!(keysym(Key::Digit(1)).unwrap(), 0x31);
-        assert_eq!(keysym(Key::Digit(9)).unwrap(), 0x39);
-        assert_eq!(keysym(Key::Escape).unwrap(), 0xff1b);
-        assert!(keysym(Key::Digit(0)).is_err());
-    }
 }

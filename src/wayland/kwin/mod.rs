@@ -16,6 +16,7 @@
 //! - not the user's keys: nothing tells a client of another's keys;
 //! - the lock screen through org.freedesktop.ScreenSaver, when the session has it.
 
+pub mod plasma;
 pub mod pointer;
 pub mod windows;
 
@@ -33,8 +34,9 @@ use zbus::zvariant::{OwnedValue, Value};
 use super::client::{evdev_code, Client, BUTTON_LEFT};
 use crate::input::{Input, InputError, Key, ScreenPoint};
 use crate::screen::{self, Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
+use plasma::PlasmaWindow;
 use pointer::PointerWatch;
-use windows::{PlasmaWindow, Windows};
+use windows::Windows;
 
 fn error(reason: impl Into<String>) -> ScreenError {
     ScreenError::Wayland(reason.into())

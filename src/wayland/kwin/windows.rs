@@ -5,7 +5,6 @@
 //! order.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wayland_client::{Connection, Dispatch, QueueHandle};
@@ -14,68 +13,9 @@ use wayland_protocols_plasma::plasma_window_management::client::{
     org_kde_plasma_window_management::{self, OrgKdePlasmaWindowManagement, State as Flags},
 };
 
-use crate::screen::{ScreenRect, WindowInfo};
+use super::plasma::PlasmaWindow;
 use crate::wayland::client::{Client, State};
-
-/// One window as KWin describes it.
-#[derive(Debug, Clone)]
-pub struct PlasmaWindow {
-    pub uuid: String,
-    pub title: String,
-    pub app_id: String,
-    pub pid: Option<u32>,
-    /// Its frame (decorations included; GTK's own decorations are the window's).
-    pub rect: ScreenRect,
-    pub active: bool,
-    pub minimized: bool,
-    /// A window that has a parent (a dialog).
-    pub child: bool,
-    pub unmapped: bool,
-}
-
-impl Default for PlasmaWindow {
-    fn default() -> Self {
-        PlasmaWindow {
-            uuid: String::new(),
-            title: String::new(),
-            app_id: String::new(),
-            pid: None,
-            rect: ScreenRect {
-                x: 0,
-                y: 0,
-                width: 0,
-                height: 0,
-            },
-            active: false,
-            minimized: false,
-            child: false,
-            unmapped: false,
-        }
-    }
-}
-
-impl PlasmaWindow {
-    /// As the rest of the bot names windows; `id` is the rank in the list.
-    pub fn info(&self, id: u32) -> WindowInfo {
-        WindowInfo {
-            id,
-            title: self.title.clone(),
-            app_name: self.app_id.clone(),
-            pid: self.pid,
-            rect: self.rect,
-            minimized: self.minimized,
-            dialog: self.child,
-        }
-    }
-}
-
-/// What KWin told about its windows.
-#[derive(Default)]
-pub struct Plasma {
-    windows: HashMap<String, (OrgKdePlasmaWindow, PlasmaWindow)>,
-    /// Bottom to top.
-    stacking: Vec<String>,
-}
+use crate::window::ScreenRect;
 
 /// The window list, kept up to date on one connection (shared with the fake input:
 /// KWin takes over a second to vouch for each new connection).
