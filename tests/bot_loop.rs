@@ -107,10 +107,10 @@ fn clashing_read_types_nothing_and_names_the_cells() {
 #[test]
 fn puzzle_with_several_solutions_is_not_played_when_configured_to_refuse() {
     let (game, dir) = setup();
-    let mut misread = game.borrow().givens;
-    for i in 0..40 {
-        misread.set(i / 9, i % 9, 0); // the reader missed the top half
-    }
+    // The reader missed a few givens: several solutions (and still 17 givens or more,
+    // or it is refused as no puzzle before the solutions are counted).
+    let misread = with_several_solutions(&game.borrow().givens, 2, 4);
+    assert!(misread.filled() >= 17);
     game.borrow_mut().read_mode = ReadMode::Misread(misread);
     let mut config = sim::quick_config(dir.path());
     config.puzzle.several_solutions = SeveralSolutions::Refuse;

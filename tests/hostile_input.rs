@@ -120,15 +120,18 @@ fn empty_game_grid() -> RgbImage {
 }
 
 #[test]
-fn an_empty_game_grid_still_reads_as_a_grid() {
+fn an_empty_game_grid_is_found_and_refused_as_no_puzzle() {
+    // The grid is found (the refusal is about its digits, not "no sudoku grid"), and
+    // nothing is printed as the puzzle: a reading with no digits is no puzzle to solve,
+    // and the same words come when a typeface no reader names reads as empty cells.
     let dir = tempfile::tempdir().unwrap();
     let path = save(dir.path(), "empty-grid.png", empty_game_grid());
     let o = bot(&["read", &path]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        String::from_utf8(o.stdout).unwrap(),
-        format!("{}\n", ".".repeat(81))
-    );
+    assert_clear_error(&o, 1, "empty-grid.png", "only 0 digits were read");
+    let json = bot(&["read", "--json", &path]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON on stdout");
+    assert_eq!(v["grid"], ".".repeat(81), "the grid it found, all empty");
+    assert!(v["error"].as_str().unwrap().contains("at least 17"), "{v}");
 }
 
 /// A PNG header saying 23000x23000 pixels at 1 bit each: tens of KB as a real file,

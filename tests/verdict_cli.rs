@@ -1,6 +1,8 @@
 //! One verdict for every command: `read` and `overlay` refuse a picture whose puzzle has
 //! no solution in the same words, blaming the same cell, where `read` used to print the
-//! grid and exit 0 (a silent misread, had a digit been read wrong).
+//! grid and exit 0 (a silent misread, had a digit been read wrong); and a grid read with
+//! fewer than 17 digits, which no puzzle with one solution has (digits were missed, or
+//! none is dealt), where `read` printed it and exited 0.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -45,5 +47,43 @@ fn overlay_refuses_it_in_the_same_words() {
     assert!(
         err.contains("the puzzle read has no solution") && err.contains("doubtful cells: r1c7"),
         "{err}"
+    );
+}
+
+/// Our web page dealing the first 16 givens of a puzzle (headless Chromium, 560x560),
+/// and the same page with none.
+fn sparse(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/bad")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn fewer_than_17_digits_are_refused_by_read_and_overlay() {
+    for (name, n) in [("web-16-givens.png", 16), ("web-empty.png", 0)] {
+        let o = bot(&["read", &sparse(name)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{name}: {err}");
+        assert!(o.stdout.is_empty(), "{name}: no grid line printed");
+        assert!(
+            err.contains(&format!(
+                "only {n} digits were read, and a sudoku needs at least 17"
+            )),
+            "{name}: {err}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("answer.png");
+        let o = bot(&["overlay", &sparse(name), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        assert!(!out.exists(), "{name}: no made-up answer drawn");
+    }
+    // The 16 it read are the page's: the refusal is about the count, not a misread.
+    let json = bot(&["read", "--json", &sparse("web-16-givens.png")]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        v["grid"],
+        "53..7....6..195....98....6.8...6...34..8.3......................................."
     );
 }

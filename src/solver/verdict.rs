@@ -4,11 +4,17 @@
 use super::{count_solutions, solve, Solution};
 use crate::grid::{Grid, Verdict};
 
+/// The fewest givens a sudoku with one solution has (McGuire, Tugemann and Civario,
+/// 2012). A reading with fewer is no puzzle a game dealt: its digits were missed (a
+/// typeface no reader names reads as empty cells), or no puzzle is shown yet. Playing
+/// it would fill the grid with a made-up answer.
+const FEWEST_GIVENS: usize = 17;
+
 impl Verdict {
     /// The verdict on `grid` as read, where `unread` are the cells with ink that no
     /// reader could name. In this order: unread cells, clashing givens, no solution (the
-    /// givens whose change would explain it are blamed, see [`suspect_givens`]), then one
-    /// solution or several.
+    /// givens whose change would explain it are blamed, see [`suspect_givens`]), fewer
+    /// than [`FEWEST_GIVENS`] givens, then one solution or several.
     pub fn of(grid: &Grid, unread: &[usize]) -> Verdict {
         if !unread.is_empty() {
             return Verdict::Doubtful {
@@ -18,6 +24,14 @@ impl Verdict {
         }
         match solve(grid) {
             Solution::Unique(solution) => Verdict::Unique(solution),
+            Solution::Multiple(_) if grid.filled() < FEWEST_GIVENS => Verdict::Doubtful {
+                reason: format!(
+                    "only {} digits were read, and a sudoku needs at least {FEWEST_GIVENS} to \
+                     have one solution (digits were missed, or no puzzle is shown)",
+                    grid.filled()
+                ),
+                cells: Vec::new(),
+            },
             Solution::Multiple(one) => Verdict::Several(one),
             Solution::Unsolvable => Verdict::Doubtful {
                 reason: "the puzzle read has no solution".into(),
@@ -147,5 +161,27 @@ mod tests {
         );
         assert!(!is_proper_puzzle(&g));
         assert!(is_proper_puzzle(&grid(PUZZLE)));
+    }
+
+    #[test]
+    fn fewer_than_17_givens_is_no_puzzle_to_play() {
+        let sixteen =
+            "53..7....6..195....98....6.8...6...34..8.3.......................................";
+        for (line, n) in [(sixteen, 16), (&".".repeat(81)[..], 0)] {
+            assert_eq!(
+                Verdict::of(&grid(line), &[]),
+                Verdict::Doubtful {
+                    reason: format!(
+                        "only {n} digits were read, and a sudoku needs at least 17 to have \
+                         one solution (digits were missed, or no puzzle is shown)"
+                    ),
+                    cells: vec![]
+                }
+            );
+        }
+        // Seventeen givens with several solutions are still a puzzle a game may deal.
+        let mut g = grid(sixteen);
+        g.set(8, 8, 9);
+        assert!(matches!(Verdict::of(&g, &[]), Verdict::Several(_)));
     }
 }
