@@ -62,7 +62,8 @@ fn bot_under(attack: Attack, after: Duration) -> (Vec<String>, Option<i32>, Stri
     (caught, code, stderr)
 }
 
-/// A blind typist plays in the bot's place; what the attack caught of it.
+/// A blind typist plays in the bot's place; what the attack caught of it (the typist
+/// stops at the first input caught, or after 20 s).
 fn blind_under(attack: Attack) -> Option<Vec<String>> {
     let mut desk = desktop::start()?;
     let window = desk.start_gnome_sudoku_easy();
@@ -70,8 +71,13 @@ fn blind_under(attack: Attack) -> Option<Vec<String>> {
     let stop = Arc::new(AtomicBool::new(false));
     let typist = attacks::blind_typist(&desk.display, target, stop.clone());
     std::thread::sleep(Duration::from_millis(300));
-    let running = attacks::launch(&desk, attack, target);
-    std::thread::sleep(Duration::from_millis(1500));
+    let mut running = attacks::launch(&desk, attack, target);
+    // Until the attack catches something, or long enough that it never will: on a
+    // loaded machine the window manager maps and focuses a new window seconds late.
+    let start = Instant::now();
+    while !running.caught_any() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
     stop.store(true, Ordering::Relaxed);
     typist.join().unwrap();
     Some(running.finish())

@@ -171,6 +171,15 @@ pub fn launch(desk: &Desktop, attack: Attack, target: Target) -> Running {
 }
 
 impl Running {
+    /// Whether the attack has caught any of the player's input yet.
+    pub fn caught_any(&mut self) -> bool {
+        match (&self.recorder, &mut self.watcher) {
+            (Some(r), _) => !r.events().is_empty(),
+            (_, Some(w)) => !w.events_after().is_empty(),
+            _ => false,
+        }
+    }
+
     /// Ends the attack; what it caught of the player's input.
     pub fn finish(self) -> Vec<String> {
         let caught = match (self.recorder, self.watcher) {
