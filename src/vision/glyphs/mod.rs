@@ -131,6 +131,13 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
     if !edge_ink_in_middle(img, cell, bg) {
         return found;
     }
+    // A digit drawn flush against one side of its cell (pygame's Game Sudoku draws its
+    // digits from the cell's top: a bold 8 touches the box line above it) is whole in
+    // the box: the blob that touches that side, crosses nothing and stands centred, of
+    // a digit's size, is the glyph. Cut further in, it would lose its top.
+    if let Some(g) = glyph_in(img, cell, bg, 0, true).filter(|g| flush_digit(g, cell)) {
+        return Some(g);
+    }
     let k = EDGE_INSET * cell.w.min(cell.h);
     let inner = Rect {
         x: cell.x + k,
@@ -148,6 +155,32 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
     }
     Some(doubtful_glyph(cell))
 }
+
+/// Whether a glyph cut with the blobs touching the cell's edge is a digit drawn flush
+/// against one side: digit-sized (taller than [`EDGE_INK_CHECK`], shorter than
+/// [`FLUSH_MAX_HEIGHT`] and narrower than [`OUTLINE_WIDTH`] of the cell), centred, and
+/// touching at most one side of the box (a frame or a line remnant touches two or
+/// crosses it).
+fn flush_digit(g: &Glyph, cell: &Rect) -> bool {
+    let b = &g.bbox;
+    let (x0, y0) = (cell.x.round().max(0.0), cell.y.round().max(0.0));
+    let (x1, y1) = ((cell.x + cell.w).round(), (cell.y + cell.h).round());
+    let sides = [
+        b.x <= x0,
+        b.y <= y0,
+        b.x + b.w >= x1,
+        b.y + b.h >= y1,
+    ];
+    !g.doubtful
+        && b.h >= EDGE_INK_CHECK * cell.h
+        && b.h <= FLUSH_MAX_HEIGHT * cell.h
+        && b.w <= OUTLINE_WIDTH * cell.w
+        && !off_centre(b, cell)
+        && sides.iter().filter(|&&s| s).count() <= 1
+}
+
+/// A digit is at most this share of its cell's height (a bar taller is a line).
+const FLUSH_MAX_HEIGHT: f32 = 0.9;
 
 /// Whether half the ink contrast finds a digit-sized mark, centred, in a cell that holds
 /// no pencil marks: not a flat block (a cursor), not made of marks.

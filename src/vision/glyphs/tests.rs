@@ -157,6 +157,31 @@ fn a_digit_joined_to_a_line_remnant_is_cut_free_by_looking_further_in() {
 }
 
 #[test]
+fn a_digit_flush_against_the_line_above_is_read_whole() {
+    // pygame's Game Sudoku draws its digits from the top of the cell: a bold 8 starts
+    // on the cell box's first row, right under the box line (outside the box). It used
+    // to be dropped as a frame, then cut past its top (too short for a digit): doubtful,
+    // and the second reading did not confirm it.
+    let eight = [
+        (24, 5, 12, 3),
+        (24, 14, 12, 3),
+        (24, 23, 12, 3),
+        (24, 5, 3, 21),
+        (33, 5, 3, 21),
+    ];
+    let line = (0, 3, 60, 2);
+    let (img, cell) = cell_with(&[&eight[..], &[line]].concat(), [0, 0, 0], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).expect("the 8");
+    assert!(!g.doubtful);
+    assert_eq!((g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h), (24.0, 5.0, 12.0, 21.0));
+    // The same 8 pushed into the cell's corner touches two sides: no digit a game
+    // draws, so not read as one.
+    let corner: Vec<_> = eight.iter().map(|&(x, y, w, h)| (x - 19, y, w, h)).collect();
+    let (img, cell) = cell_with(&[&corner[..], &[line]].concat(), [0, 0, 0], [255; 3]);
+    assert!(cell_glyph(&img, &cell, [255; 3]).is_none_or(|g| g.doubtful));
+}
+
+#[test]
 fn a_digit_split_by_a_thin_gap_is_one_glyph_but_stacked_pencil_marks_are_not() {
     // A "5" whose flag stands a pixel above its bowl.
     let bowl = [
