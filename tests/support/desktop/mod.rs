@@ -147,6 +147,7 @@ impl Desktop {
             while start.elapsed() < Duration::from_secs(15) {
                 let check = self.run("xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"]);
                 if String::from_utf8_lossy(&check.stdout).contains("window id") {
+                    self.wait_for_managing();
                     return;
                 }
                 let alive = self
@@ -160,6 +161,57 @@ impl Desktop {
             }
         }
         panic!("openbox did not start: {}", self.diagnose());
+    }
+
+    /// Waits until the window manager manages new windows: openbox announces itself
+    /// before its start is over, and a window mapped in that moment was now and then
+    /// never managed (seen under load). A probe window is mapped (again, each second,
+    /// until it is managed), then destroyed and waited out of the client list: the next
+    /// window may get its id (the server reuses a closed client's ids).
+    fn wait_for_managing(&mut self) {
+        use x11rb::connection::Connection;
+        use x11rb::protocol::xproto::{ConnectionExt, CreateWindowAux, WindowClass};
+        let (conn, screen) = x11rb::connect(Some(&self.display)).expect("connect");
+        let root = conn.setup().roots[screen].root;
+        let probe = conn.generate_id().expect("id");
+        conn.create_window(
+            x11rb::COPY_DEPTH_FROM_PARENT,
+            probe,
+            root,
+            0,
+            0,
+            10,
+            10,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            0,
+            &CreateWindowAux::new(),
+        )
+        .expect("probe window");
+        let id = probe.to_string();
+        let start = Instant::now();
+        let mut mapped = Instant::now() - Duration::from_secs(1);
+        while !self.is_managed(&id) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "openbox did not manage a window within 30 s: {}",
+                self.diagnose()
+            );
+            if mapped.elapsed() >= Duration::from_secs(1) {
+                let _ = conn.unmap_window(probe);
+                let _ = conn.map_window(probe);
+                let _ = conn.flush();
+                mapped = Instant::now();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = conn.destroy_window(probe);
+        let _ = conn.flush();
+        drop(conn);
+        let start = Instant::now();
+        while self.is_managed(&id) && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// A command that runs on this display with HOME in the scratch folder.
