@@ -377,6 +377,30 @@ fn a_game_that_really_needs_the_pause_keeps_it_after_the_trial() {
 }
 
 #[test]
+fn a_game_that_takes_the_focus_late_waits_after_clicks_not_after_keys() {
+    // Kivy's text fields: a key the game takes before the click's focus change goes to
+    // the cell before. The key was taken: the pause after a click grows, and keys go
+    // on at the configured pace (a key after a key needs none; this used to grow
+    // fourfold with the click's, and every move of a slow game paid for it).
+    let (game, dir) = setup();
+    // Late only once learnt, and by the game's frame (60 ms): the looks in the middle
+    // of play see it.
+    game.borrow_mut().focus_delay = Some(std::time::Duration::from_millis(60));
+    game.borrow_mut().focus_late_from = 8;
+    game.borrow_mut().focus_frames = true;
+    let mut config = sim::quick_config(dir.path());
+    config.delays.after_click = 10;
+    config.delays.after_key = 2;
+    let (mut bot, _, _) = sim::bot(&game, config, false);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
+    let (after_click, after_key) = bot.pace();
+    assert!(after_click >= 60, "{:?}", bot.pace());
+    assert_eq!(after_key, 2, "{:?} {:?}", bot.pace(), bot.hypotheses());
+}
+
+#[test]
 fn a_game_that_shades_the_selected_row_and_column_is_played_at_the_configured_pace() {
     // pygame's "Game Sudoku": a click shades its cell's whole row and column. The next
     // cell of the same row is shaded already, and stays as it was when clicked: the

@@ -193,14 +193,19 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     fn learn_from_look(&mut self, wrong_now: usize, lost_now: usize, no_trial: bool) {
         // Arrow keys were chosen over clicks that work: a digit in the wrong cell says
         // the game's arrows do not go where the bot thinks (they skip givens, say).
-        if wrong_now > 0 && self.model.arrows == Arrows::Preferred {
+        let by_arrows = self.model.arrows == Arrows::Preferred;
+        if wrong_now > 0 && by_arrows {
             self.refuse_arrows(&format!(
                 "{} digits typed after arrow keys went to the wrong cell",
                 wrong_now
             ));
         }
         // A trial that fails goes back to the pauses before it instead.
-        if no_trial && (wrong_now > 1 || lost_now > 2) && self.pace.slower() {
+        if no_trial
+            && (wrong_now > 1 || lost_now > 2)
+            && self.pace.slower_for(wrong_now > 0 && !by_arrows, self.model.latency)
+        {
+            self.slowed_in_play = true;
             self.suppose(
                 super::beliefs::Claim::LosesMoves,
                 format!(

@@ -247,6 +247,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     focus_thief: Option<String>,
     /// The pauses between inputs, learnt from the game (the configured delays first).
     pace: pace::Pace,
+    /// Whether a look in the last round of play slowed the pace: the cells that
+    /// round left wrong were typed before, and say nothing of the pace now.
+    slowed_in_play: bool,
     /// The puzzle being played (as read before the first move), its solution, and
     /// whether it has several: kept across pauses so that play goes on where it was.
     playing: Option<(Grid, Grid, bool)>,
@@ -294,6 +297,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             last_input: None,
             focus_thief: None,
             pace,
+            slowed_in_play: false,
             model: learn::Model::default(),
             playing: None,
             focus_box: None,

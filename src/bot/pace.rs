@@ -28,6 +28,31 @@ impl Pace {
         }
     }
 
+    /// Slower by what a look saw (`latency`: the longest the game took to draw an
+    /// input's effect, ms). The pause after a click grows fourfold, and at once to the
+    /// game's latency when that is longer (a key the game takes before it has taken
+    /// the click goes to the cell before: a game that draws late takes its input late),
+    /// but not past twice that latency.
+    /// The pauses after keys grow fourfold only when no digit went to another cell
+    /// (`misplaced`): a digit in another cell was a key taken, too soon after its
+    /// click, and keys after keys need nothing more. False when nothing grew.
+    pub fn slower_for(&mut self, misplaced: bool, latency: u64) -> bool {
+        let before = self.clone();
+        let mut click = (self.after_click * 4).max(latency).max(SLOW_STEP);
+        if latency >= SLOW_STEP {
+            // Twice the game's latency is time enough for it to take a click: one late
+            // click on a busy machine must not slow every move to a second.
+            click = click.min((2 * latency).max(self.after_click));
+        }
+        self.after_click = click.min(self.slowest.max(self.after_click));
+        if !misplaced {
+            for pause in [&mut self.after_key, &mut self.after_arrow] {
+                *pause = (*pause * 4).max(SLOW_STEP).min(self.slowest.max(*pause));
+            }
+        }
+        *self != before
+    }
+
     /// The game lost moves or took digits into the cell it had before: every pause
     /// grows fourfold (at least to 20 ms, at most to `slowest`). False when already slowest.
     pub fn slower(&mut self) -> bool {
@@ -129,6 +154,28 @@ mod tests {
         while pace.slower() {}
         assert_eq!(pace.after_click, 1000);
         assert_eq!(pace.after_key, 1000);
+    }
+
+    #[test]
+    fn a_click_pause_grows_to_the_games_latency_and_keys_only_when_no_digit_was_misplaced() {
+        let mut pace = Pace::new(&Delays::default());
+        // Digits in other cells: the click's pause goes to the game's 170 ms at once,
+        // the keys' stay.
+        assert!(pace.slower_for(true, 170));
+        assert_eq!((pace.after_click, pace.after_key, pace.after_arrow), (170, 2, 1));
+        // Then fourfold, but not past twice the latency.
+        assert!(pace.slower_for(true, 170));
+        assert_eq!((pace.after_click, pace.after_key), (340, 2));
+        assert!(!pace.slower_for(true, 170));
+        // Digits lost alone: the keys' pauses grow too.
+        assert!(pace.slower_for(false, 170));
+        assert_eq!((pace.after_click, pace.after_key, pace.after_arrow), (340, 20, 20));
+        while pace.slower_for(false, 170) {}
+        assert_eq!((pace.after_click, pace.after_key), (340, 1000));
+        // A game whose latency is not known (under 20 ms): fourfold up to a second.
+        let mut pace = Pace::new(&Delays::default());
+        while pace.slower_for(true, 0) {}
+        assert_eq!((pace.after_click, pace.after_key), (1000, 2));
     }
 
     #[test]

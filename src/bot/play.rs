@@ -29,6 +29,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         map: &CellMap,
     ) -> Result<Played, BotError> {
         self.wait_for_keys_released()?;
+        self.slowed_in_play = false;
         let t = self.now();
         // A screen whose captures lag says nothing about the game's timing: the
         // default model is played (a click, then a key; arrow keys once their trial

@@ -294,7 +294,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         solution: &Grid,
         view: &WindowView,
     ) -> Result<bool, BotError> {
+        // Slower only when no look during play slowed the pace already: the cells
+        // left wrong were typed before it (each is typed again once mid-play), so they
+        // say nothing of the pace now.
         if pace::too_fast(reading.grid.cells(), puzzle.cells(), solution.cells())
+            && !self.slowed_in_play
             && self.pace.slower()
         {
             self.suppose(

@@ -163,7 +163,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     pub(super) fn learn_from_misplaced_digit(&mut self, m: Move, w: usize, selection: &Selection) {
         let late = selection.before_click == Some(w) || self.model.shows_selection == Some(true);
         if late && self.model.method != Some(InputMethod::Keys) {
-            self.pace.slower();
+            // The key was taken, too soon after the click: the click's pause grows.
+            self.pace.slower_for(true, self.model.latency);
             self.suppose(
                 Claim::TakesFocusLate,
                 format!(

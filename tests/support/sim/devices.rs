@@ -341,7 +341,13 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
             g.board.set(c / 9, c % 9, d);
         }
     }
-    if g.focus_delay.is_some() {
+    if g.focus_delay.is_some() && g.digits_typed >= g.focus_late_from {
+        // A click before took the focus by now (its frame ended).
+        if let Some((before, at)) = g.pending_focus {
+            if g.focus_frames && g.focus_due(at) {
+                g.selected = before;
+            }
+        }
         g.pending_focus = Some((cell, g.clock.now()));
     } else {
         g.selected = cell;
@@ -360,8 +366,8 @@ fn take_key(g: &mut Game, key: Key) {
         g.in_menu = true;
         return;
     }
-    if let (Some(delay), Some((cell, at))) = (g.focus_delay, g.pending_focus) {
-        if g.clock.since(at) >= delay {
+    if let Some((cell, at)) = g.pending_focus {
+        if g.focus_due(at) {
             g.selected = cell;
             g.pending_focus = None;
         } else if matches!(key, Key::Digit(_)) {

@@ -4,6 +4,21 @@
 use super::*;
 
 impl Game {
+    /// Whether the focus of a click at `at` has followed it by now: `focus_delay`
+    /// after it, or with `focus_frames`, at the end of the frame it came in.
+    pub(super) fn focus_due(&self, at: Instant) -> bool {
+        let Some(delay) = self.focus_delay else {
+            return true;
+        };
+        let since = self.clock.since(at);
+        if !self.focus_frames {
+            return since >= delay;
+        }
+        let frame = delay.as_nanos().max(1);
+        let clicked = self.clock.passed().saturating_sub(since).as_nanos();
+        self.clock.passed().as_nanos() >= (clicked / frame + 1) * frame
+    }
+
     /// A game showing `fixture`, its window's client area at (x, y).
     pub fn new(fixture: &Fixture, x: i32, y: i32) -> Shared {
         Rc::new(RefCell::new(Game {
@@ -62,6 +77,8 @@ impl Game {
             verdicts: 0,
             tamper_at: None,
             focus_delay: None,
+            focus_late_from: 0,
+            focus_frames: false,
             pending_focus: None,
             misplaced_at: Vec::new(),
             stop_after: None,
@@ -217,8 +234,8 @@ impl Game {
         let mut pic = self.picture.clone();
         let (cw, ch) = self.cell_size();
         // A click's cell is drawn selected once the focus went there.
-        let selected = match (self.focus_delay, self.pending_focus) {
-            (Some(delay), Some((cell, at))) if self.clock.since(at) >= delay => cell,
+        let selected = match self.pending_focus {
+            Some((cell, at)) if self.focus_due(at) => cell,
             _ => self.selected,
         };
         if let (true, Some(s)) = (self.selection_cross, selected) {

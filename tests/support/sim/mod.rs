@@ -206,6 +206,13 @@ pub struct Game {
     /// A clicked cell takes the focus only this long after the click: a key before
     /// then goes to the cell selected before.
     pub focus_delay: Option<std::time::Duration>,
+    /// The focus is late only once this many digits were typed (a game that slows
+    /// down in the middle of play, as Kivy does on a busy machine).
+    pub focus_late_from: usize,
+    /// `focus_delay` is the length of the game's frame: a click takes the focus at the
+    /// end of the frame it came in (Kivy: keys go to the focused field at once, clicks
+    /// wait for the frame's end), not that long after the click.
+    pub focus_frames: bool,
     pending_focus: Option<(Option<usize>, Instant)>,
     /// For each digit key that went to the cell selected before (the focus had not
     /// followed the click yet): how many digit keys came before it.
