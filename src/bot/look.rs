@@ -203,7 +203,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // A trial that fails goes back to the pauses before it instead.
         if no_trial
             && (wrong_now > 1 || lost_now > 2)
-            && self.pace.slower_for(wrong_now > 0 && !by_arrows, self.model.latency)
+            && self
+                .pace
+                .slower_for(wrong_now > 0 && !by_arrows, self.model.latency)
         {
             self.slowed_in_play = true;
             self.suppose(

@@ -162,14 +162,20 @@ mod tests {
         // Digits in other cells: the click's pause goes to the game's 170 ms at once,
         // the keys' stay.
         assert!(pace.slower_for(true, 170));
-        assert_eq!((pace.after_click, pace.after_key, pace.after_arrow), (170, 2, 1));
+        assert_eq!(
+            (pace.after_click, pace.after_key, pace.after_arrow),
+            (170, 2, 1)
+        );
         // Then fourfold, but not past twice the latency.
         assert!(pace.slower_for(true, 170));
         assert_eq!((pace.after_click, pace.after_key), (340, 2));
         assert!(!pace.slower_for(true, 170));
         // Digits lost alone: the keys' pauses grow too.
         assert!(pace.slower_for(false, 170));
-        assert_eq!((pace.after_click, pace.after_key, pace.after_arrow), (340, 20, 20));
+        assert_eq!(
+            (pace.after_click, pace.after_key, pace.after_arrow),
+            (340, 20, 20)
+        );
         while pace.slower_for(false, 170) {}
         assert_eq!((pace.after_click, pace.after_key), (340, 1000));
         // A game whose latency is not known (under 20 ms): fourfold up to a second.

@@ -165,12 +165,7 @@ fn flush_digit(g: &Glyph, cell: &Rect) -> bool {
     let b = &g.bbox;
     let (x0, y0) = (cell.x.round().max(0.0), cell.y.round().max(0.0));
     let (x1, y1) = ((cell.x + cell.w).round(), (cell.y + cell.h).round());
-    let sides = [
-        b.x <= x0,
-        b.y <= y0,
-        b.x + b.w >= x1,
-        b.y + b.h >= y1,
-    ];
+    let sides = [b.x <= x0, b.y <= y0, b.x + b.w >= x1, b.y + b.h >= y1];
     !g.doubtful
         && b.h >= EDGE_INK_CHECK * cell.h
         && b.h <= FLUSH_MAX_HEIGHT * cell.h

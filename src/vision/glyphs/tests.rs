@@ -173,10 +173,16 @@ fn a_digit_flush_against_the_line_above_is_read_whole() {
     let (img, cell) = cell_with(&[&eight[..], &[line]].concat(), [0, 0, 0], [255; 3]);
     let g = cell_glyph(&img, &cell, [255; 3]).expect("the 8");
     assert!(!g.doubtful);
-    assert_eq!((g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h), (24.0, 5.0, 12.0, 21.0));
+    assert_eq!(
+        (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+        (24.0, 5.0, 12.0, 21.0)
+    );
     // The same 8 pushed into the cell's corner touches two sides: no digit a game
     // draws, so not read as one.
-    let corner: Vec<_> = eight.iter().map(|&(x, y, w, h)| (x - 19, y, w, h)).collect();
+    let corner: Vec<_> = eight
+        .iter()
+        .map(|&(x, y, w, h)| (x - 19, y, w, h))
+        .collect();
     let (img, cell) = cell_with(&[&corner[..], &[line]].concat(), [0, 0, 0], [255; 3]);
     assert!(cell_glyph(&img, &cell, [255; 3]).is_none_or(|g| g.doubtful));
 }
