@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --version 3.8.0 2>&1 | tail -n 2
 scripts/build-deb.sh 2>&1 | tail -n 1
-deb=$(ls -t target/debian/sudoku-bot_*.deb | head -n 1)
+deb=$(ls -t "${CARGO_TARGET_DIR:-target}"/debian/sudoku-bot_*.deb | head -n 1)
 files=$(dpkg-deb -c "$deb" | awk '{print $6}')
 fail=0
 for want in ./usr/bin/sudoku-bot ./usr/bin/sudoku-bot-full ./usr/share/man/man1/sudoku-bot.1.gz \
