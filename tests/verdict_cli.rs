@@ -17,10 +17,7 @@ fn bot(args: &[&str]) -> Output {
 /// A web page whose givens do not clash but have no solution: changing the given in
 /// r1c7 is the one way to mend it.
 fn unsolvable() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/bad/web-unsolvable.png")
-        .to_string_lossy()
-        .into_owned()
+    sparse("web-unsolvable.png")
 }
 
 #[test]
@@ -50,8 +47,8 @@ fn overlay_refuses_it_in_the_same_words() {
     );
 }
 
-/// Our web page dealing the first 16 givens of a puzzle (headless Chromium, 560x560),
-/// and the same page with none.
+/// A picture in fixtures/bad: our web page with no solution, with the first 16 givens of
+/// a puzzle, or with none (headless Chromium, 560x560).
 fn sparse(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/bad")
