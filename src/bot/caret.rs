@@ -5,7 +5,8 @@
 //! A caret is told from a digit's stroke by its shape: one to three pixels wide, of
 //! one width from top to bottom, apart from the other ink in the cell, and taller than
 //! that ink by at least a sixth (a caret spans the text's line height, a digit only
-//! its cap height). A cell with no other ink keeps its bar: that may be a "1".
+//! its cap height), but not twice as tall. A cell with no other ink keeps its bar: that
+//! may be a "1"; so does one whose other ink is short (a 1's flag).
 
 use image::{Rgba, RgbaImage};
 
@@ -173,6 +174,11 @@ fn find_bar(cell: &CellInk) -> Option<Bar> {
         if (bottom - top) * 6 < other * 7 {
             continue;
         }
+        // Ink less than half the bar's height is no digit beside a caret (a digit's
+        // cap height is most of its line's): it is part of the bar, a 1's flag.
+        if other * 2 < bottom - top {
+            continue;
+        }
         return Some(Bar {
             x0: gx0,
             x1: gx1,
@@ -296,6 +302,46 @@ mod tests {
         fill(&mut p, 24, 8, 1, 26);
         assert!(erase_caret(&mut p, &b));
         assert_eq!(p, digit);
+    }
+
+    /// A cell cut from a real game's screenshot (fixtures/bot), whole.
+    fn real_cell(name: &str) -> (RgbaImage, Rect) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/bot")
+            .join(name);
+        let p = image::open(&path).expect("fixture").to_rgba8();
+        let b = Rect {
+            x: 0.0,
+            y: 0.0,
+            w: p.width() as f32,
+            h: p.height() as f32,
+        };
+        (p, b)
+    }
+
+    #[test]
+    fn a_one_with_a_flag_is_not_a_caret() {
+        // via-sudoku (OpenCV): its 1 has a short flag at the top; the flag is not a
+        // digit beside a caret, and the 1 must read after the last move.
+        let (mut p, b) = real_cell("via-sudoku-cell-one.png");
+        let before = p.clone();
+        assert!(!erase_caret(&mut p, &b));
+        assert_eq!(p, before);
+    }
+
+    #[test]
+    fn a_real_caret_beside_a_seven_goes() {
+        // sudoku-1440 (Kivy): a 1 px red caret to the right of a typed 7.
+        let (mut p, b) = real_cell("kivy-cell-seven-caret.png");
+        assert!(erase_caret(&mut p, &b));
+        // Inside the cell (the reader cuts its edges as frame): no red left.
+        let (w, h) = (p.width(), p.height());
+        let red = p
+            .enumerate_pixels()
+            .filter(|(x, y, _)| *x > w / 10 && *x < w - w / 10 && *y > h / 10 && *y < h - h / 10)
+            .filter(|(_, _, q)| q[0] > 150 && q[1] < 120)
+            .count();
+        assert_eq!(red, 0, "the caret's red pixels are gone");
     }
 
     #[test]

@@ -128,6 +128,26 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 if let Some(said) = self.window_words_say(&mut v)? {
                     return Ok(Some(said));
                 }
+                // A given or two that merely do not read (doubtful, not another digit),
+                // with the rest of the grid in view, hide nothing: the typed cells
+                // that do not hold the solution are entered again. Only a whole
+                // reading, or the game's words, proves the puzzle solved.
+                let Some(reading) = givens_unread(&reading, puzzle) else {
+                    continue;
+                };
+                if entered_rounds >= rounds
+                    || !(0..81).any(|i| reading.grid.cells()[i] != solution.cells()[i])
+                {
+                    continue;
+                }
+                v.map = CellMap::new(&reading, view.window.rect, region, &self.config);
+                v.wrong = (0..81)
+                    .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
+                    .collect();
+                entered_rounds += 1;
+                if !self.enter_again(&mut v, &reading, puzzle, solution, &view)? {
+                    return Ok(None);
+                }
                 continue;
             }
             v.map = CellMap::new(&reading, view.window.rect, region, &self.config);
@@ -529,6 +549,23 @@ fn another_solution(puzzle: &Grid, tried: &[Grid]) -> Option<Grid> {
         }
     }
     None
+}
+
+/// The reading with the puzzle's own digits put back where at most two of them do not
+/// read (empty or doubtful, not read as another digit): `None` when more are gone, or
+/// one reads as another digit (something is drawn over the grid).
+fn givens_unread(reading: &Reading, puzzle: &Grid) -> Option<Reading> {
+    let gone: Vec<usize> = (0..81)
+        .filter(|&i| puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i])
+        .collect();
+    if gone.len() > 2 || gone.iter().any(|&i| reading.grid.cells()[i] != 0) {
+        return None;
+    }
+    let mut whole = reading.clone();
+    for &i in &gone {
+        whole.grid.set(i / 9, i % 9, puzzle.cells()[i]);
+    }
+    Some(whole)
 }
 
 /// The bands of `picture` across the runs of rows of the grid where digits of
