@@ -180,6 +180,23 @@ fn a_keyboard_only_game_is_played_from_its_cursor_found_before_any_digit() {
 }
 
 #[test]
+fn a_cursor_that_fills_when_the_window_takes_the_focus_is_not_the_clicks_selection() {
+    // play-sudoku (curses in xterm): the first click focuses the terminal, whose
+    // block cursor on the empty r1c1 turns from hollow to filled. That change is not
+    // the click selecting r1c2, and the digit landing in r1c1 is the game's cursor,
+    // not a late focus: it used to be taken for one, three times, and the bot gave up.
+    let game = solved_sim_game(|g| {
+        g.clicks_ignored = true;
+        g.draws_selection = true;
+        g.cursor_hollow_until_click = true;
+        // On an empty cell beside the first move (r1c1).
+        g.selected = Some(1);
+    });
+    let g = game.borrow();
+    assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
+}
+
+#[test]
 fn a_game_whose_click_enters_the_palette_digit_is_played_with_arrow_keys() {
     let (game, dir) = setup();
     game.borrow_mut().palette = Some(1);

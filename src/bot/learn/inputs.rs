@@ -27,6 +27,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     tries,
                     at,
                     shown_after: None,
+                    shown_at: Vec::new(),
                     looks_before,
                 });
             }
@@ -38,13 +39,17 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             };
             while self.since(at) < Duration::from_millis(limit) {
                 let now = self.cell_looks(map, origin)?;
-                if (0..81).any(|i| looks_differ(&looks_before[i], &now[i])) {
+                let shown_at: Vec<usize> = (0..81)
+                    .filter(|&i| looks_differ(&looks_before[i], &now[i]))
+                    .collect();
+                if !shown_at.is_empty() {
                     self.model.shows_selection = Some(true);
                     self.model.answered = true;
                     return Ok(Clicked {
                         tries,
                         at,
                         shown_after: Some(self.since(at).as_millis() as u64),
+                        shown_at,
                         looks_before,
                     });
                 }
@@ -57,6 +62,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     tries,
                     at,
                     shown_after: None,
+                    shown_at: Vec::new(),
                     looks_before,
                 });
             }
@@ -67,6 +73,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             tries: TRIES,
             at: self.now(),
             shown_after: None,
+            shown_at: Vec::new(),
             looks_before,
         })
     }
@@ -274,6 +281,8 @@ pub(super) struct Clicked {
     pub(super) at: Instant,
     /// Milliseconds until the cell showed as selected (when it did).
     pub(super) shown_after: Option<u64>,
+    /// The cells whose look changed then.
+    pub(super) shown_at: Vec<usize>,
     /// Every cell's look before the click.
     pub(super) looks_before: [Look; 81],
 }

@@ -159,9 +159,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// A digit for `m` that went to cell `w`: when the click had visibly selected the
     /// move's cell (or `w` was the cell selected before it), the game takes the focus
     /// late, and play slows; else clicks do not move the game's cursor, and play goes
-    /// on with arrow keys from `w`.
+    /// on with arrow keys from `w`. A click that changed the look of `w` and not of
+    /// the move's cell showed the game's cursor (a terminal's cursor filling as its
+    /// window takes the focus), not a selection.
     pub(super) fn learn_from_misplaced_digit(&mut self, m: Move, w: usize, selection: &Selection) {
-        let late = selection.before_click == Some(w) || self.model.shows_selection == Some(true);
+        let cursor_shown = selection.shown_at.contains(&w) && !selection.shown_at.contains(&m.cell);
+        let late = !cursor_shown
+            && (selection.before_click == Some(w) || self.model.shows_selection == Some(true));
         if late && self.model.method != Some(InputMethod::Keys) {
             // The key was taken, too soon after the click: the click's pause grows.
             self.pace.slower_for(true, self.model.latency);

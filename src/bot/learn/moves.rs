@@ -23,6 +23,8 @@ pub(super) struct Observing<'a> {
 #[derive(Default)]
 pub(super) struct Selection {
     pub(super) shown_after: Option<u64>,
+    /// The cells whose look the click changed.
+    pub(super) shown_at: Vec<usize>,
     pub(super) before_click: Option<usize>,
 }
 
@@ -264,6 +266,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         }
         Ok(Then::Go(Selection {
             shown_after: clicked.shown_after,
+            shown_at: clicked.shown_at,
             before_click,
         }))
     }

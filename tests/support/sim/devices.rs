@@ -294,6 +294,7 @@ pub(super) fn type_digit(g: &mut Game, d: u8) {
 
 /// What a click the game takes does.
 fn take_click(g: &mut Game, at: ScreenPoint) {
+    g.cursor_hollow_until_click = false;
     if g.clicks_ignored {
         return;
     }

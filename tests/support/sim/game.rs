@@ -90,6 +90,7 @@ impl Game {
             draws_selection: false,
             selection_cross: false,
             clicks_ignored: false,
+            cursor_hollow_until_click: false,
             arrows_ignored: false,
             menu_on_arrows: false,
             app_name: "Gnome-sudoku",
@@ -264,8 +265,13 @@ impl Game {
             for y in t..=b {
                 for x in l..=r {
                     let edge = x < l + 3 || x + 3 > r || y < t + 3 || y + 3 > b;
+                    let colour = if self.cursor_hollow_until_click {
+                        Rgba([150, 150, 150, 255])
+                    } else {
+                        Rgba([40, 90, 220, 255])
+                    };
                     if edge && x < pic.width() && y < pic.height() {
-                        pic.put_pixel(x, y, Rgba([40, 90, 220, 255]));
+                        pic.put_pixel(x, y, colour);
                     }
                 }
             }

@@ -254,6 +254,9 @@ pub struct Game {
     pending: Vec<(Instant, Event)>,
     /// Clicks do nothing (a keyboard-only game: arrow keys move its cursor).
     pub clicks_ignored: bool,
+    /// The selection is drawn grey until the first click, taken or not (a terminal's
+    /// hollow cursor that fills when the window takes the focus).
+    pub cursor_hollow_until_click: bool,
     /// Arrow keys jump over the givens (to the next cell a digit can go in).
     pub arrows_skip_givens: bool,
     /// Arrow keys scroll the page up by this many pixels (a page that leaves them to
