@@ -22,7 +22,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     pub(super) fn read_grid_now(&mut self) -> Result<Option<[u8; 81]>, BotError> {
         let capture = self.screen.capture()?;
         let picture = DynamicImage::ImageRgba8(self.past_caret(capture).0);
-        match self.reader.read(&picture, None) {
+        match self.reader.read_in_play(&picture) {
             Ok(r) => Ok(Some(*r.grid.cells())),
             Err(ReadError::Doubtful { reading, .. }) => Ok(Some(*reading.grid.cells())),
             Err(ReadError::NoGrid) => Ok(None),

@@ -66,6 +66,11 @@ pub trait GridReader {
     fn read(&mut self, picture: &DynamicImage, debug: Option<&Path>) -> Result<Reading, ReadError>;
     /// Reads the grid without anything learnt earlier, and keeps nothing learnt.
     fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError>;
+    /// Reads the grid in the middle of play: as `read`, but a doubtful reading (digits
+    /// the game put in the wrong cells clash) forgets nothing learnt before it.
+    fn read_in_play(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        self.read(picture, None)
+    }
     /// Reads every digit of `reading` (read from `picture`) again by a second path that
     /// shares nothing with the first one's cache; returns the cells where it disagrees
     /// or cannot confirm the digit.
@@ -86,6 +91,9 @@ impl GridReader for Reader {
     }
     fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
         Reader::read_fresh(self, picture)
+    }
+    fn read_in_play(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        Reader::read_in_play(self, picture)
     }
     fn confirm(
         &mut self,

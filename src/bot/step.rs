@@ -106,7 +106,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     fn read_capture(&mut self, look: &Look) -> Result<Next<(Reading, CellMap)>, BotError> {
         let picture = DynamicImage::ImageRgba8(look.picture.clone());
         let t = std::time::Instant::now();
-        let read = self.reader.read(&picture, None);
+        // In the middle of a puzzle, a clash is mostly the game's misplaced digits: the
+        // glyphs learnt stay unless the reading is refused (`doubtful_reading`).
+        let read = if self.playing.is_some() {
+            self.reader.read_in_play(&picture)
+        } else {
+            self.reader.read(&picture, None)
+        };
         debug!("read the capture in {} ms", t.elapsed().as_millis());
         let reading = match read {
             Ok(reading) => reading,

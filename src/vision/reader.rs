@@ -47,6 +47,18 @@ impl Reader {
         result
     }
 
+    /// Reads `picture` as [`Reader::read`] does, in the middle of play, where a clash is
+    /// the game's doing (a digit typed into the wrong cell) more often than a misread:
+    /// a doubtful reading forgets none of the glyph looks learnt before it, and adds none.
+    pub fn read_in_play(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        let known = self.known.clone();
+        let result = self.read(picture, None);
+        if matches!(result, Err(ReadError::Doubtful { .. })) {
+            self.known = known;
+        }
+        result
+    }
+
     /// Forgets the glyph looks learnt from `cells` of the last screenshot read (after
     /// they led to a clash or a refusal, so that the next read asks Tesseract again).
     pub fn forget(&mut self, _reading: &Reading, cells: &[usize]) {

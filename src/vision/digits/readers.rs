@@ -10,6 +10,7 @@ use crate::vision::glyphs::signature::Signature;
 use crate::vision::reading::ReadError;
 
 /// A glyph group read once: its look and the digit it is.
+#[derive(Clone)]
 pub(in crate::vision) struct Known {
     pub(in crate::vision) signature: Signature,
     pub(in crate::vision) digit: u8,

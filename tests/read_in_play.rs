@@ -1,0 +1,48 @@
+//! Reading in the middle of play: a look whose digits clash because the game put typed
+//! digits into the wrong cells must not make the reader forget the glyphs it learnt,
+//! or the puzzle's own digits stop reading for the rest of the game.
+//!
+//! Pictures: sudoku_1440 (Kivy, docs/zoo.md) played by the bot, one run, captured every
+//! 200 ms (fixtures/bot/README.md). Its 7s are disputed between Tesseract (7) and the
+//! classifier, and only the rules settle them, on the puzzle before play.
+
+use std::path::Path;
+
+use sudoku_bot::vision::{ReadError, Reader};
+
+fn picture(n: &str) -> image::DynamicImage {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/bot")
+        .join(format!("sudoku-1440-play-{n}.png"));
+    image::open(&path).expect("fixture")
+}
+
+const PUZZLE: &str =
+    ".4...62.55....7..3.6..1...8...9...3..15..284767....5......296.4..7.5.3..25..839..";
+
+#[test]
+fn a_clash_of_misplaced_digits_in_play_does_not_unlearn_the_givens() {
+    let mut reader = Reader::new().expect("Tesseract starts");
+    let start = reader
+        .read(&picture("0000"), None)
+        .expect("the dealt puzzle reads");
+    assert_eq!(start.grid.to_line(), PUZZLE);
+    // Two typed digits in row 1 went to the wrong cells: the digits clash.
+    let clash = reader.read_in_play(&picture("0011"));
+    assert!(
+        matches!(clash, Err(ReadError::Doubtful { .. })),
+        "{clash:?}"
+    );
+    // Later in the same game (typed digits in the wrong cells clash again): every
+    // given still reads, the 7s too, and the bot sees the same puzzle half played.
+    let later = match reader.read_in_play(&picture("0029")) {
+        Ok(r) => r,
+        Err(ReadError::Doubtful { reading, .. }) => *reading,
+        Err(e) => panic!("{e}"),
+    };
+    for (i, p) in PUZZLE.bytes().enumerate() {
+        if p != b'.' {
+            assert_eq!(later.grid.cells()[i], p - b'0', "given at cell {i}");
+        }
+    }
+}
