@@ -109,7 +109,7 @@ zoo_titles() {
 }
 
 # The whole screen as PNG at PATH.
-zoo_shot() { import -window root "$1" 2>/dev/null; }
+zoo_shot() { timeout 20 import -window root "$1" 2>/dev/null; }
 
 # The words on the screen (Tesseract on a screenshot scaled up twice), one string.
 zoo_screen_words() {
@@ -438,7 +438,7 @@ for tr, tc, d, *_ in moves:
 zoo_window_words() {
   local w png=$ZOO_RUN/window-words.png
   w=$(zoo_wait_window "$1" "${2:-1}") || return 0
-  import -window "$w" "$png" 2>/dev/null && convert "$png" -resize 200% "$png" 2>/dev/null
+  timeout 20 import -window "$w" "$png" 2>/dev/null && convert "$png" -resize 200% "$png" 2>/dev/null
   tesseract "$png" - 2>/dev/null | tr '\n' ' ' | tr -s ' '
 }
 

@@ -70,7 +70,7 @@ runpy.run_path("main.py", run_name="__main__")'
   local png=$ZOO_RUN/drawn.png border panel
   for i in $(seq 120); do
     sleep 0.5
-    import -window "$w" "$png" 2>/dev/null || continue
+    timeout 20 import -window "$w" "$png" 2>/dev/null || continue
     border=$(convert "$png" -format '%[pixel:p{5,200}]' info: 2>/dev/null)
     panel=$(convert "$png" -format '%[pixel:p{110,260}]' info: 2>/dev/null)
     if [[ $border == "srgb(65,105,225)" && $panel != "srgb(192,192,192)" ]]; then

@@ -40,7 +40,7 @@ zoo_launch() {
 zoo_verdict() {
   local w strip=$ZOO_RUN/via-bar.png words
   w=$(zoo_wait_window '^Sudoku$' 2) || { echo "not solved: no Sudoku window"; return; }
-  import -window "$w" "$ZOO_RUN/via-verdict.png" 2>/dev/null
+  timeout 20 import -window "$w" "$ZOO_RUN/via-verdict.png" 2>/dev/null
   "$ZOO_PY" - "$ZOO_RUN/via-verdict.png" "$strip" <<'PY' || { echo "not solved: no green bar under the grid"; return; }
 import sys, cv2
 im = cv2.imread(sys.argv[1])
@@ -63,7 +63,7 @@ PY
 # Prints the board's top edge (window pixels) and the puzzle read, or fails.
 via_board() {
   local w=$1 png=$ZOO_RUN/via-board.png top puzzle
-  import -window "$w" "$ZOO_RUN/via-window.png" 2>/dev/null || return 1
+  timeout 20 import -window "$w" "$ZOO_RUN/via-window.png" 2>/dev/null || return 1
   top=$("$ZOO_PY" - "$ZOO_RUN/via-window.png" "$png" <<'PY'
 import sys, cv2, numpy as np
 im = cv2.imread(sys.argv[1])
