@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::cells::order_for_arrows;
-use super::learn::Arrows;
+use super::learn::{Arrows, Popover};
 use super::look::Look;
 use super::pace::{Trial, TRIAL_MOVES};
 use super::*;
@@ -272,7 +272,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             self.focus_box = None;
             self.pad_then_cell(round, m, button, delays.after_click)?;
         } else if clicks_cell {
-            self.input.click(m.at)?;
+            if self.first_recalled_click() {
+                let origin = (start.window.rect.x, start.window.rect.y);
+                self.recalled_click(m, &round.expect, map, origin)?;
+            } else {
+                self.input.click(m.at)?;
+            }
             round.left_pointer_at = Some(m.at);
             self.pause(delays.after_click);
         } else if let Some(from) = round.selected {
@@ -298,7 +303,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 self.input.key(Key::Digit(m.digit))?;
             }
         }
-        if let Some(stop) = self.close_popover(start, map, &mut round.left_pointer_at)? {
+        let closed = if self.model.popover == Popover::Opens {
+            self.close_unstored_popover(m, &round.expect, start, map, &mut round.left_pointer_at)?
+        } else {
+            self.close_popover(start, map, &mut round.left_pointer_at)?
+        };
+        if let Some(stop) = closed {
             return Ok(Some(stop));
         }
         round.selected = Some(m.cell);
