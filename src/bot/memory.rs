@@ -317,6 +317,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         m.pad_first_tried = true;
         m.pad_first_evidence = stored.pad_first_evidence.clone();
         m.recalled = true;
+        // The stored pauses are what a trial of shorter ones and play settled on in an
+        // earlier run: not tried shorter again (each trial loses a digit or two).
+        m.trial = pace::Trial::Done;
         self.pace.after_click = stored.after_click;
         self.pace.after_key = stored.after_key;
         let how = if m.pad_first {

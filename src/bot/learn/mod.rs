@@ -119,7 +119,7 @@ pub(super) struct Model {
     /// Whether the first click of a game played from its stored model was watched.
     pub recall_checked: bool,
     /// The stored model is in use and its file is to be written again (it said
-    /// nothing of popovers, and the first click showed none).
+    /// nothing of popovers and the first click showed none, or play slowed its pace).
     pub store_outdated: bool,
 }
 
