@@ -122,10 +122,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 wrong.push(c);
             }
         }
+        let shown = typed.iter().filter(|m| read[m.cell] == m.digit).count();
+        // Digits typed with a stored model show, two at least besides the last move's
+        // (a key that goes to a cursor left on the first cell shows there once): its
+        // way of entering them works.
+        let shown_before_last = typed
+            .iter()
+            .filter(|m| !near_last(m.cell) && read[m.cell] == m.digit)
+            .count();
+        self.model.recall_proven |= self.model.recalled && shown_before_last >= 2;
         if wrong.is_empty() {
             return Ok(Look::AsTyped);
         }
-        let shown = typed.iter().filter(|m| read[m.cell] == m.digit).count();
         info!(
             "{} shows a digit other than the one typed (or none); entering it again",
             cell_names(&wrong)

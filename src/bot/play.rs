@@ -197,16 +197,22 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         )?;
         round.last_look = Some(self.now());
         // A stored model is contradicted when no digit typed with it shows (of four at
-        // least): the way it
+        // least) before any look saw them show: the way it
         // enters digits does not work in this game (any more). Some digits lost or in
         // the wrong cell are the pace's, which the look slowed as in any run (sudoku-1440,
         // Kivy, under load: two of four lost dropped its model, and learning again in the
         // middle of the puzzle typed into the wrong cells for 100 s).
-        if let (Look::Retype(cells, 0), 4..) = (&look, round.typed.len()) {
-            self.forget_recalled(&format!(
-                "none of the digits typed shows ({} did not show theirs)",
-                cell_names(cells)
-            ));
+        // Once a look saw its digits show, the stored method is proven for this run:
+        // digits astray later (cells typed again after verification, say) are the
+        // pace's.
+        match &look {
+            Look::Retype(cells, 0) if round.typed.len() >= 4 && !self.model.recall_proven => {
+                self.forget_recalled(&format!(
+                    "none of the digits typed shows ({} did not show theirs)",
+                    cell_names(cells)
+                ));
+            }
+            _ => {}
         }
         if !trying.is_empty() || trial_due {
             self.judge_trial(&look, &trying);

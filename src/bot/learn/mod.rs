@@ -116,6 +116,9 @@ pub(super) struct Model {
     pub pad_first_evidence: Option<String>,
     /// A stored model that says nothing of popovers (written before they were stored).
     pub popover_unknown: bool,
+    /// Whether a look in play saw digits typed with the stored model show (its way of
+    /// entering digits is proven for this run).
+    pub recall_proven: bool,
     /// Whether the first click of a game played from its stored model was watched.
     pub recall_checked: bool,
     /// The stored model is in use and its file is to be written again (it said
