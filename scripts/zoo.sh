@@ -96,8 +96,8 @@ render_tables() {
   # README-ready) with the total. The load flag and the bot are those of the run
   # ($ZOO_OUT/run.txt).
   {
-    echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
+    echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved | game model |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
     sed 's/|/\//g; s/\t/ | /g; s/^/| /; s/$/ |/' "$results"
   } >"$ZOO_OUT/runs.md"
   local run_load run_bot run_when run_loadavg
@@ -217,17 +217,26 @@ control_wrong() { zoo_player wrong >&2; }
 bot_run() {
   local start end rc log=$ZOO_RUN/bot.log
   start=$(date +%s.%N)
-  # A first-time user: no model remembered of the game from an earlier run (the bot
-  # stores what it learns under XDG_STATE_HOME; ZOO_REMEMBER=1 keeps the user's).
-  local state=$ZOO_RUN/state
-  rm -rf "$state"
+  # The bot stores what it learns of a game under XDG_STATE_HOME: one state folder per
+  # game, emptied before its first run, so that run 1 is a first-time user's and runs 2
+  # and later are that user's next runs (from what was stored). ZOO_FORGET=1 empties it
+  # before every run; ZOO_REMEMBER=1 uses the user's own.
+  local state=$ZOO_RUN/state-$g
+  [[ ${ZOO_FORGET:-0} == 1 ]] && rm -rf "$state"
   [[ ${ZOO_REMEMBER:-0} == 1 ]] && state=${XDG_STATE_HOME:-$HOME/.local/state}
   XDG_STATE_HOME=$state timeout -k 5 "${ZOO_BOT_TIMEOUT:-300}" \
     "${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}" --window "$ZOO_WINDOW" --once -v >"$log" 2>&1
   rc=$?
   end=$(date +%s.%N)
   cat "$log" >&2
-  printf '%s|%s|%s' "$rc" "$(grep -v '^ *$' "$log" | tail -n 1 | cut -c1-160 | tr '|\t' '/ ')" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
+  # Where the game model came from: learnt in this run, or stored by an earlier one (and
+  # kept, or dropped when play contradicted it).
+  local model=learnt
+  if grep -q 'using what was learnt of this game before' "$log"; then
+    model=stored
+    grep -q 'dropped the model stored of this game' "$log" && model="stored, dropped"
+  fi
+  printf '%s|%s|%s|%s' "$rc" "$(grep -v '^ *$' "$log" | tail -n 1 | cut -c1-160 | tr '|\t' '/ ')" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')" "$model"
 }
 
 
@@ -262,14 +271,14 @@ for g in "${games[@]}"; do
     zoo_log "$g: bot run $r"
     line=$(episode "$g" bot_run "bot-$r")
     verdict=${line%%$'\t'*}
-    IFS='|' read -r rc last secs <<<"${line#*$'\t'}"
+    IFS='|' read -r rc last secs model <<<"${line#*$'\t'}"
     solved=no
     [[ $verdict == solved:* && $rc == 0 ]] && solved=yes
     # The game never dealt a puzzle (it did not start): not a run of the bot.
     [[ $verdict == "no verdict: the game did not start" ]] && solved="no game"
-    zoo_log "$g: run $r: $verdict; bot exit $rc in ${secs}s: $last"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "$kind" "$cplus" "$cminus" "$r" \
-      "$verdict" "${rc:--}" "${last:--}" "${secs:--}" "$solved" >>"$results"
+    zoo_log "$g: run $r: $verdict; bot exit $rc in ${secs}s (model ${model:--}): $last"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "$kind" "$cplus" "$cminus" "$r" \
+      "$verdict" "${rc:--}" "${last:--}" "${secs:--}" "$solved" "${model:--}" >>"$results"
   done
 done
 

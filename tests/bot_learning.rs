@@ -1,6 +1,6 @@
 //! Learning how the simulated game takes digits: clicks and keys, arrow keys on trial and
 //! given up, a focus that comes late, a keyboard-only game's cursor, a palette, shorter
-//! pauses, and a pinned input method.
+//! pauses, and a pinned input method. Remembering each game: tests/bot_memory.rs.
 
 use sudoku_bot_testkit as support;
 
@@ -230,21 +230,6 @@ fn solved_with_a_wheel(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {
     })
 }
 
-/// Clicks that did not land on a cell of the grid, and how many Escape keys went.
-fn clicks_beside_and_escapes(g: &sim::Game) -> (usize, usize) {
-    let beside = g
-        .clicks()
-        .iter()
-        .filter(|&&p| g.cell_at(p).is_none())
-        .count();
-    let escapes = g
-        .events
-        .iter()
-        .filter(|e| **e == Event::Key(Key::Escape))
-        .count();
-    (beside, escapes)
-}
-
 /// Every digit typed once, into its cell (no click landed on a wedge of a wheel left
 /// open, which would have put its digit in another cell), nothing sent outside the
 /// game, and the wheel closed by `beside` clicks beside the grid and `escapes` Escapes.
@@ -255,7 +240,7 @@ fn assert_each_digit_once_and_the_wheel_closed(g: &sim::Game, beside: usize, esc
         "{:?}",
         g.events
     );
-    assert_eq!(clicks_beside_and_escapes(g), (beside, escapes));
+    assert_eq!(g.clicks_off_grid_and_escapes(), (beside, escapes));
     assert!(g.strays().is_empty(), "{:?}", g.strays());
 }
 
@@ -297,11 +282,7 @@ fn a_pad_only_game_whose_pad_picks_the_digit_before_the_cell_is_learnt() {
         g.events
     );
     // Played digit by digit: each pad button picked once, give or take the first.
-    let on_pad = g
-        .clicks()
-        .iter()
-        .filter(|&&p| g.cell_at(p).is_none())
-        .count();
+    let (on_pad, _) = g.clicks_off_grid_and_escapes();
     assert!(on_pad <= 10, "{on_pad} clicks on the pad");
 }
 
@@ -461,67 +442,4 @@ fn a_slow_game_is_learnt_from_looks_as_long_as_it_takes_to_answer() {
         "{:?}",
         g.events
     );
-}
-
-// ---- Remembering each game ------------------------------------------------------------
-
-/// Plays the simulated game (made what the test needs by `change`) with a bot that
-/// remembers games in `state`; the bot and the game, solved.
-fn solved_remembering(
-    state: &std::path::Path,
-    change: impl FnOnce(&mut sim::Game),
-) -> (sim::Shared, sim::SimBot, tempfile::TempDir) {
-    let (game, dir) = setup();
-    change(&mut game.borrow_mut());
-    let mut config = sim::quick_config(dir.path());
-    config.watch.remember = true;
-    config.watch.state_dir = Some(state.to_path_buf());
-    let (mut bot, _, _) = sim::bot(&game, config, false);
-    let outcome = bot.run_once().unwrap();
-    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
-    assert_eq!(game.borrow().board, Grid::parse(SOLUTION).unwrap());
-    (game, bot, dir)
-}
-
-#[test]
-fn a_game_played_before_is_played_with_what_was_learnt_of_it_without_learning() {
-    let state = tempfile::tempdir().unwrap();
-    let stored = state.path().join("games/gnome-sudoku-sudoku.toml");
-    let (first, _, _) = solved_remembering(state.path(), |g| g.draws_selection = true);
-    assert!(stored.is_file(), "nothing stored");
-    let (second, _, _) = solved_remembering(state.path(), |g| g.draws_selection = true);
-    // Learning looks at the window after each click and key of its first moves; the
-    // second run looks only at the looks of play.
-    let (first, second) = (first.borrow(), second.borrow());
-    assert!(
-        second.captures * 2 < first.captures,
-        "{} captures, then {}",
-        first.captures,
-        second.captures
-    );
-    assert_eq!(second.digits().len(), empty_cells(&second.givens).len());
-}
-
-#[test]
-fn a_stored_model_the_game_contradicts_is_dropped_and_the_game_learnt_again() {
-    let state = tempfile::tempdir().unwrap();
-    // A game the bot knows nothing of, so that clicks are what it learns and stores.
-    let stored = state.path().join("games/kaidoku-sudoku.toml");
-    solved_remembering(state.path(), |g| {
-        g.draws_selection = true;
-        g.app_name = "Kaidoku";
-    });
-    assert!(std::fs::read_to_string(&stored)
-        .unwrap()
-        .contains("\"click\""));
-    // The same game now takes no clicks: its own cursor, moved with arrow keys, it is.
-    solved_remembering(state.path(), |g| {
-        g.draws_selection = true;
-        g.app_name = "Kaidoku";
-        g.clicks_ignored = true;
-        g.selected = Some(0);
-    });
-    assert!(std::fs::read_to_string(&stored)
-        .unwrap()
-        .contains("\"keys\""));
 }

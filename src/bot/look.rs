@@ -10,8 +10,9 @@ use super::*;
 pub(super) enum Look {
     /// Every typed cell shows its digit (or nothing yet).
     AsTyped,
-    /// These cells show another digit than the one typed.
-    Retype(Vec<usize>),
+    /// These cells show another digit than the one typed (or none); this many typed
+    /// cells show their digit.
+    Retype(Vec<usize>, usize),
     /// A digit of the puzzle no longer reads the same.
     Changed(String),
 }
@@ -121,6 +122,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 wrong.push(c);
             }
         }
+        let shown = typed.iter().filter(|m| read[m.cell] == m.digit).count();
+        // Digits typed with a stored model show, two at least besides the last move's
+        // (a key that goes to a cursor left on the first cell shows there once): its
+        // way of entering them works.
+        let shown_before_last = typed
+            .iter()
+            .filter(|m| !near_last(m.cell) && read[m.cell] == m.digit)
+            .count();
+        self.model.recall_proven |= self.model.recalled && shown_before_last >= 2;
         if wrong.is_empty() {
             return Ok(Look::AsTyped);
         }
@@ -128,7 +138,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             "{} shows a digit other than the one typed (or none); entering it again",
             cell_names(&wrong)
         );
-        Ok(Look::Retype(wrong))
+        Ok(Look::Retype(wrong, shown))
     }
 
     /// The digits read once the game is done drawing: a look where the puzzle's own
@@ -208,6 +218,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 .slower_for(wrong_now > 0 && !by_arrows, self.model.latency)
         {
             self.slowed_in_play = true;
+            // A stored model keeps its method; its pace is stored again, slower.
+            self.model.store_outdated |= self.model.recalled;
             self.suppose(
                 super::beliefs::Claim::LosesMoves,
                 format!(

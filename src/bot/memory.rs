@@ -5,6 +5,9 @@
 //! its name and the title up to " - " (what stays while a page's title says how the
 //! game goes). A second run uses it and skips learning; a stored model that the first
 //! look in play contradicts is dropped (the file too) and the game is learnt again.
+//! What a click opens over the grid (a popover, a number wheel) and how it closes, and
+//! whether the number pad is picked before the cell, are stored with what they were
+//! learnt from; the first click of a run from the store is watched for the popover.
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use tracing::{info, warn};
 
-use super::{learn, pace, Bot, GridReader};
+use super::{learn, learn::Popover, pace, Bot, GridReader};
 use crate::config::InputMethod;
 use crate::input::Input;
 use crate::screen::{Screen, WindowInfo};
@@ -31,6 +34,33 @@ pub struct Stored {
     pub after_key: u64,
     /// Whether arrow keys were proven to move the selection (played with them).
     pub arrows: bool,
+    /// The store's format: [`VERSION`] holds what a click opens over the grid and
+    /// whether the pad is picked first. A file without it (1) was written before and
+    /// says nothing of either: a popover is looked for at the first click.
+    #[serde(default = "first_version")]
+    pub version: u32,
+    /// What a click on a cell opens over the grid: "none", "closes-itself", "escape",
+    /// or "click-beside" (at `popover_at`, window pixels).
+    #[serde(default)]
+    pub popover: Option<String>,
+    #[serde(default)]
+    pub popover_at: Option<[i32; 2]>,
+    /// What that was learnt from.
+    #[serde(default)]
+    pub popover_evidence: Option<String>,
+    /// The number pad picks a digit that a click on a cell then enters.
+    #[serde(default)]
+    pub pad_first: bool,
+    /// What that was learnt from.
+    #[serde(default)]
+    pub pad_first_evidence: Option<String>,
+}
+
+/// The store's format written now (see [`Stored::version`]).
+pub const VERSION: u32 = 2;
+
+fn first_version() -> u32 {
+    1
 }
 
 impl Stored {
@@ -49,6 +79,37 @@ impl Stored {
             InputMethod::Keys => "keys",
             InputMethod::Pad => "pad",
         }
+    }
+
+    /// What a click opens over the grid, as stored; `None` when the file says nothing
+    /// of it (written before popovers were stored).
+    pub fn popover(&self) -> Option<Popover> {
+        if self.version < VERSION {
+            return None;
+        }
+        match (self.popover.as_deref()?, self.popover_at) {
+            ("none", _) => Some(Popover::Unseen),
+            ("closes-itself", _) => Some(Popover::ClosesItself),
+            ("escape", _) => Some(Popover::Escape),
+            ("click-beside", Some([x, y])) => Some(Popover::ClickBeside(x, y)),
+            _ => None,
+        }
+    }
+
+    /// How `popover` is stored: its name, and the spot a click closes it at.
+    pub fn popover_name(popover: Popover) -> (Option<String>, Option<[i32; 2]>) {
+        let name = match popover {
+            Popover::Unseen => "none",
+            Popover::ClosesItself => "closes-itself",
+            Popover::Escape => "escape",
+            Popover::ClickBeside(..) => "click-beside",
+            Popover::Opens => return (None, None),
+        };
+        let at = match popover {
+            Popover::ClickBeside(x, y) => Some([x, y]),
+            _ => None,
+        };
+        (Some(name.into()), at)
     }
 
     /// The pad as the model keeps it: nine buttons, or none.
@@ -171,11 +232,29 @@ mod tests {
             after_click: 10,
             after_key: 2,
             arrows: false,
+            version: VERSION,
+            popover: Some("click-beside".into()),
+            popover_at: Some([3, 4]),
+            popover_evidence: Some("a click on r1c1 hid r1c2, r2c1".into()),
+            pad_first: true,
+            pad_first_evidence: Some("the pad's 5 then r1c1".into()),
         };
         save(&path, &model).unwrap();
         let back = load(&path).unwrap();
         assert_eq!(back, model);
         assert_eq!(back.pad_buttons().unwrap()[8], (90, 5));
+        assert_eq!(back.popover(), Some(Popover::ClickBeside(3, 4)));
+        // A file from before popovers were stored: read, and silent about them.
+        std::fs::write(
+            &path,
+            "method = \"click\"\nlatency = 40\nafter_click = 10\nafter_key = 2\narrows = false\n",
+        )
+        .unwrap();
+        let old = load(&path).unwrap();
+        assert_eq!(
+            (old.version, old.popover(), old.pad_first),
+            (1, None, false)
+        );
         std::fs::write(&path, "method = \"wheel\"").unwrap();
         assert_eq!(load(&path), None);
     }
@@ -215,6 +294,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             return;
         };
         let method = stored.method().unwrap_or_default();
+        let popover = stored.popover();
         let m = &mut self.model;
         m.method = Some(method);
         m.pad = stored.pad_buttons();
@@ -230,13 +310,36 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         } else {
             learn::Arrows::Refused
         };
+        m.popover = popover.unwrap_or_default();
+        m.popover_unknown = popover.is_none();
+        m.popover_evidence = stored.popover_evidence.clone();
+        m.pad_first = stored.pad_first && method == InputMethod::Pad;
+        m.pad_first_tried = true;
+        m.pad_first_evidence = stored.pad_first_evidence.clone();
         m.recalled = true;
+        // The stored pauses are what a trial of shorter ones and play settled on in an
+        // earlier run: not tried shorter again (each trial loses a digit or two).
+        m.trial = pace::Trial::Done;
         self.pace.after_click = stored.after_click;
         self.pace.after_key = stored.after_key;
+        let how = if m.pad_first {
+            format!(
+                "the number pad picks a digit, a click on a cell enters it (learnt from: {})",
+                stored.pad_first_evidence.as_deref().unwrap_or("not stored")
+            )
+        } else {
+            learn::describe_method(method).to_string()
+        };
+        let popover = match popover {
+            None => "stored before popovers were: whether a click opens one over the grid is looked at the first click".to_string(),
+            Some(p) => match &stored.popover_evidence {
+                Some(seen) => format!("{} (learnt from: {seen})", p.describe()),
+                None => p.describe(),
+            },
+        };
         info!(
-            "using what was learnt of this game before ({}): {}; {} ms after a click, {} ms after a key",
+            "using what was learnt of this game before ({}): {how}; {popover}; {} ms after a click, {} ms after a key",
             path.display(),
-            learn::describe_method(method),
             stored.after_click,
             stored.after_key
         );
@@ -248,9 +351,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let Some(path) = self.model.memory.clone() else {
             return;
         };
-        if self.model.recalled || self.model.learning() {
+        if (self.model.recalled && !self.model.store_outdated) || self.model.learning() {
             return;
         }
+        let (popover, popover_at) = Stored::popover_name(self.model.popover);
         let stored = Stored {
             method: Stored::method_name(self.model.method.unwrap_or_default()).into(),
             pad: self
@@ -262,6 +366,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             after_click: self.pace.after_click,
             after_key: self.pace.after_key,
             arrows: self.model.arrows == learn::Arrows::Preferred,
+            version: VERSION,
+            popover,
+            popover_at,
+            popover_evidence: self.model.popover_evidence.clone(),
+            pad_first: self.model.pad_first,
+            pad_first_evidence: self.model.pad_first_evidence.clone(),
         };
         match save(&path, &stored) {
             Ok(()) => info!("stored what was learnt of this game in {}", path.display()),

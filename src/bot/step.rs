@@ -367,12 +367,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             Played::Stopped => return Ok(Step::Done(Outcome::Stopped)),
         }
         let verified = self.verify(&puzzle, &mut solution, several, &look.view, map, &before);
-        // A popover that must be closed after each digit, and a pad picked before the
-        // cell, are not in what is stored of a game: such a game is learnt each time.
-        if matches!(verified, Ok(Some(_)))
-            && !self.model.popover.needs_closing()
-            && !self.model.pad_first
-        {
+        if matches!(verified, Ok(Some(_))) {
             self.remember();
         }
         // Whatever came of it, this puzzle had its turn: the watch plays the next one.

@@ -48,7 +48,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         // Judged once its moves were typed (some may have been typed again since).
         let typed_on_trial = cells.len();
         let failed: Vec<usize> = match look {
-            Look::Retype(cells) => trying
+            Look::Retype(cells, _) => trying
                 .iter()
                 .map(|m| m.cell)
                 .filter(|c| cells.contains(c))

@@ -31,6 +31,7 @@ mod looks;
 mod moves;
 mod pad;
 mod popover;
+mod recalled;
 
 use arrows::ArrowsDid;
 use inputs::{Clicked, KeyEffect};
@@ -110,6 +111,19 @@ pub(super) struct Model {
     pub pad_first: bool,
     /// Whether the pad was tried as such a palette.
     pub pad_first_tried: bool,
+    /// What the popover and the palette pad were learnt from (said in -v, stored).
+    pub popover_evidence: Option<String>,
+    pub pad_first_evidence: Option<String>,
+    /// A stored model that says nothing of popovers (written before they were stored).
+    pub popover_unknown: bool,
+    /// Whether a look in play saw digits typed with the stored model show (its way of
+    /// entering digits is proven for this run).
+    pub recall_proven: bool,
+    /// Whether the first click of a game played from its stored model was watched.
+    pub recall_checked: bool,
+    /// The stored model is in use and its file is to be written again (it said
+    /// nothing of popovers and the first click showed none, or play slowed its pace).
+    pub store_outdated: bool,
 }
 
 /// Arrow keys in place of clicks. A game that shows its selection and takes digit keys

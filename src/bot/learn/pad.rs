@@ -58,6 +58,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     self.model.pad = Some(pad);
                     self.model.method = Some(InputMethod::Pad);
                     self.model.pad_first = true;
+                    self.model.pad_first_evidence = Some(format!(
+                        "keys did nothing, nor the pad's button after a click on {}; its button {} then a click on it put {} there",
+                        cell_name(m.cell),
+                        m.digit,
+                        m.digit
+                    ));
                     self.model.confirmed = CONFIRM_MOVES - 1;
                     return self.entered(true).map(Some);
                 }

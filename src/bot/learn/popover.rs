@@ -37,6 +37,21 @@ impl Popover {
     pub(in crate::bot) fn needs_closing(self) -> bool {
         matches!(self, Popover::Escape | Popover::ClickBeside(..))
     }
+
+    /// How the bot says it in `-v`.
+    pub(in crate::bot) fn describe(self) -> String {
+        match self {
+            Popover::Unseen => "a click opens nothing over the grid".into(),
+            Popover::Opens => "a click opens something over the grid".into(),
+            Popover::ClosesItself => {
+                "what a click opens over the grid closes by itself after the digit".into()
+            }
+            how => format!(
+                "{} closes what a click opens over the grid",
+                describe_closing(how)
+            ),
+        }
+    }
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -58,6 +73,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 cell_names(&hidden)
             );
             self.model.popover = Popover::Opens;
+            self.model.popover_evidence = Some(format!(
+                "a click on {} hid {}",
+                cell_name(mv.m.cell),
+                cell_names(&hidden)
+            ));
         }
     }
 
@@ -79,6 +99,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if self.around_reads_as(&expect, mv.m.cell, wait)? {
             info!("learnt: what a click opens over the grid closes by itself after the digit");
             self.model.popover = Popover::ClosesItself;
+            self.closing_seen(mv, "the digit alone");
             return Ok(None);
         }
         // A click on a plain spot first: Escape may mean "back to the menu" in a game
@@ -99,6 +120,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     "learnt: {} closes what a click opens over the grid, and the digit stays",
                     describe_closing(how)
                 );
+                self.closing_seen(mv, &describe_closing(how));
                 return Ok(None);
             }
         }
@@ -110,6 +132,16 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         );
         self.model.popover = Popover::Unseen;
         Ok(None)
+    }
+
+    /// Adds to the popover's evidence what closed it after the move's digit.
+    fn closing_seen(&mut self, mv: &Observing, what: &str) {
+        let seen = self.model.popover_evidence.take().unwrap_or_default();
+        self.model.popover_evidence = Some(format!(
+            "{seen}; after {} went into {}, {what} closed it",
+            mv.m.digit,
+            cell_name(mv.m.cell)
+        ));
     }
 
     /// Closes the popover a click opened, as learnt: Escape, or a click on the plain
@@ -211,7 +243,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 }
 
 /// How the bot says a way of closing a popover in `-v`.
-fn describe_closing(how: Popover) -> String {
+pub(super) fn describe_closing(how: Popover) -> String {
     match how {
         Popover::ClickBeside(x, y) => format!("a click beside the grid (at {x},{y} in the window)"),
         _ => "Escape".into(),

@@ -171,6 +171,22 @@ impl Game {
             .collect()
     }
 
+    /// Clicks that did not land on a cell of the grid (a number pad, a spot beside the
+    /// grid), and how many Escape keys went.
+    pub fn clicks_off_grid_and_escapes(&self) -> (usize, usize) {
+        let off = self
+            .clicks()
+            .into_iter()
+            .filter(|&p| self.cell_at(p).is_none())
+            .count();
+        let escapes = self
+            .events
+            .iter()
+            .filter(|e| **e == Event::Key(Key::Escape))
+            .count();
+        (off, escapes)
+    }
+
     /// Input that reached anything but the game.
     pub fn strays(&self) -> Vec<&'static str> {
         self.events
