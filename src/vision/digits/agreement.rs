@@ -20,9 +20,23 @@ pub(in crate::vision) fn disagreement(
         Err(ReadError::Doubtful { reading, cells, .. }) => (reading, cells),
         Err(_) => return None,
     };
+    // A cell the screenshot's two readers disputed is not the photo path's to decide
+    // either way: its classifier would only repeat one of them (sudoku-1440's red 1s,
+    // Tesseract's 1 and the classifier's 4, where the rules allow both).
+    let disputed = |i: usize| {
+        reading
+            .cells
+            .get(i)
+            .is_some_and(|c| c.alternatives.len() >= 2)
+    };
     let differ: Vec<usize> = (0..81)
-        .filter(|i| !doubtful.contains(i))
-        .filter(|&i| reading.grid.cells()[i] != photo.grid.cells()[i])
+        .filter(|&i| {
+            if doubtful.contains(&i) {
+                disputed(i)
+            } else {
+                reading.grid.cells()[i] != photo.grid.cells()[i]
+            }
+        })
         .collect();
     if differ.is_empty() {
         return None;
@@ -107,5 +121,39 @@ mod tests {
         });
         assert!(disagreement(&screen, &reading(&changed(&[2, 40]))).is_none());
         assert!(disagreement(&screen, &reading(&changed(&[2, 41]))).is_some());
+    }
+
+    #[test]
+    fn a_cell_the_screenshots_two_readers_disputed_is_not_the_photo_paths_to_decide() {
+        // r1c3 doubtful because Tesseract read 1 and the classifier 4 there: the photo
+        // path's classifier reading it (4, or 1) settles nothing.
+        let mut screen = reading(PUZZLE);
+        screen.cells = (0..81)
+            .map(|_| crate::vision::reading::CellReading {
+                digit: None,
+                confidence: 1.0,
+                method: crate::vision::reading::Method::Empty,
+                cell_box: crate::vision::geometry::Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    w: 1.0,
+                    h: 1.0,
+                },
+                digit_box: None,
+                alternatives: Vec::new(),
+            })
+            .collect();
+        screen.cells[2].alternatives = vec![(1, 0.9), (4, 0.9)];
+        let screen = Err(ReadError::Doubtful {
+            reason: "disputed".into(),
+            cells: vec![2],
+            reading: Box::new(screen),
+        });
+        for photo in [changed(&[2]), PUZZLE.replacen('.', "1", 1)] {
+            match disagreement(&screen, &reading(&photo)) {
+                Some(ReadError::Doubtful { cells, .. }) => assert_eq!(cells, vec![2]),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }

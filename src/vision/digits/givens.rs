@@ -7,6 +7,7 @@
 use super::classifier::DigitClassifier;
 use super::readers::{Known, Reader};
 use super::rules::{clashing_groups, nearest_look_agrees, only_fit, Answer, Groups};
+use super::widths::narrow_as_a_one;
 use crate::grid::{Grid, Verdict};
 use crate::solver::is_proper_puzzle;
 use crate::vision::geometry::Homography;
@@ -202,7 +203,10 @@ impl Reader {
             match *answer {
                 Some((d, _, Method::Ocr)) => {
                     if let Some(other) = self.classifier_reads(glyph).filter(|&o| o != d) {
-                        tracing::debug!("Tesseract reads {d}, the classifier {other}");
+                        tracing::debug!(
+                            "{}: Tesseract reads {d}, the classifier {other}",
+                            crate::grid::cell_name(groups[g].1[0])
+                        );
                         disputed.push((g, [d, other]));
                     }
                 }
@@ -313,6 +317,26 @@ impl Reader {
         groups: &Groups,
         disputed: &[(usize, [u8; 2])],
     ) {
+        // A 1 disputed with another digit is a 1 where its glyph is far narrower than
+        // every sure glyph of another digit (the width, not a third reader, decides).
+        let sure: Vec<usize> = (0..groups.len())
+            .filter(|g| !disputed.iter().any(|x| x.0 == *g))
+            .flat_map(|g| groups[g].1.iter().copied())
+            .filter(|&i| matches!(reading.cells[i].method, Method::Ocr | Method::Template))
+            .collect();
+        let narrow: Vec<bool> = disputed
+            .iter()
+            .map(|(g, digits)| {
+                digits[0] != digits[1]
+                    && digits.contains(&1)
+                    && narrow_as_a_one(&reading.cells, &groups[*g].1, &sure)
+            })
+            .collect();
+        let disputed: Vec<(usize, [u8; 2])> = disputed
+            .iter()
+            .zip(&narrow)
+            .map(|(&(g, digits), &n)| if n { (g, [1, 1]) } else { (g, digits) })
+            .collect();
         let mut fits = Vec::new();
         let open: Vec<usize> = (0..disputed.len())
             .filter(|&k| disputed[k].1[0] != disputed[k].1[1])
@@ -346,10 +370,11 @@ impl Reader {
             .filter(|&k| !only[k])
             .map(|k| disputed[k].0)
             .collect();
-        for (k, (g, _)) in disputed.iter().enumerate() {
+        for (k, (g, digits)) in disputed.iter().enumerate() {
             let (sig, members) = &groups[*g];
-            let settled =
-                settled.filter(|grid| only[k] || nearest_look_agrees(grid, groups, &unsure, *g));
+            let settled = settled.filter(|grid| {
+                only[k] || narrow[k] || nearest_look_agrees(grid, groups, &unsure, *g)
+            });
             match settled {
                 Some(grid) => {
                     let d = grid.cells()[members[0]];
@@ -369,6 +394,14 @@ impl Reader {
                 }
                 None => {
                     for &i in members {
+                        // The two readers' digits, Tesseract's first, as alternatives:
+                        // a cell they dispute, which the photo path (the classifier
+                        // again) may not decide.
+                        if digits[0] != digits[1] {
+                            let cell = &mut reading.cells[i];
+                            cell.alternatives =
+                                vec![(digits[0], cell.confidence), (digits[1], 0.9)];
+                        }
                         reading.cells[i].digit = None;
                         reading.cells[i].confidence = 0.0;
                     }

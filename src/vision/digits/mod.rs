@@ -13,5 +13,6 @@ pub mod givens;
 pub mod ocr;
 pub mod readers;
 pub mod rules;
+pub mod widths;
 
 pub use readers::{Reader, ReaderOptions};

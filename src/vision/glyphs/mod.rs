@@ -307,7 +307,7 @@ fn glyph_in(
     if gh < 4 {
         return None;
     }
-    match solid_block(img, &inked, &g, depth) {
+    match solid_block(img, &inked, &g, depth, bg) {
         Block::No => {}
         Block::Holds(inside) => return Some(inside),
         Block::Empty
@@ -470,14 +470,16 @@ enum Block {
 /// about 60% of their box, a bold "8" included. A terminal's cursor may hold a digit in
 /// inverse video: it is looked for inside the block, with the block's colour as
 /// background (`depth` 1 there).
-fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32) -> Block {
+fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32, bg: [u8; 3]) -> Block {
     let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
     let colours: Vec<[u8; 3]> = (g.y0..=g.y1)
         .flat_map(|y| (g.x0..=g.x1).map(move |x| (x, y)))
         .filter(|&(x, y)| inked.is_ink(x, y))
         .map(|(x, y)| img.get_pixel(inked.x0 + x, inked.y0 + y).0)
         .collect();
-    if colours.len() as f32 <= MAX_FILL * (gw * gh) as f32 {
+    let fill = colours.len() as f32 / (gw * gh) as f32;
+    let solid = fill > MAX_FILL;
+    if !solid && (depth > 0 || fill < MIN_FLAT_BLOCK_FILL) {
         return Block::No;
     }
     if depth > 0 {
@@ -486,11 +488,24 @@ fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32) -> Block {
     let mut by_lum = colours;
     by_lum.sort_by_key(|p| p[0] as u32 * 3 + p[1] as u32 * 6 + p[2] as u32);
     let block_colour = by_lum[by_lum.len() / 2];
+    // A bold digit in inverse video takes more of a block, and may reach its edge (a
+    // terminal's bold 4, its bar as wide as the character cell): in a flat one-colour
+    // block framed by its own ink, it is looked for with ink touching the edge kept.
+    let flat = flat_block(inked, g, &by_lum, block_colour, bg);
+    if !solid && !flat {
+        return Block::No;
+    }
     let block = inked.rect_of(g);
-    if let Some(inside) = glyph_in(img, &block, block_colour, depth + 1, false) {
-        if inside.height() >= MIN_INSIDE_BLOCK * gh as f32 {
-            return Block::Holds(inside);
+    let tries: &[bool] = if flat { &[false, true] } else { &[false] };
+    for &keep_touching in tries {
+        if let Some(inside) = glyph_in(img, &block, block_colour, depth + 1, keep_touching) {
+            if inside.height() >= MIN_INSIDE_BLOCK * gh as f32 {
+                return Block::Holds(inside);
+            }
         }
+    }
+    if !solid {
+        return Block::No; // nothing inside: the ink as it is
     }
     // Nothing inside. A cursor block is one flat colour; a blot of uneven ink (a bold
     // digit whose counters JPEG and colour fringes filled in) is not proven empty: it
@@ -504,6 +519,52 @@ fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32) -> Block {
     } else {
         Block::No
     }
+}
+
+/// Whether a solid blob is a flat one-colour block (a terminal's cursor) holding a
+/// digit in inverse video: every pixel along its box's four sides is ink, and every ink
+/// pixel is the block's colour or between it and the background (the digit's
+/// antialiased edge), most of them the block's colour. Colour fringes and JPEG's blur
+/// (a bold digit whose counters filled in) are off that line.
+fn flat_block(inked: &InkBox, g: &Blob, colours: &[[u8; 3]], block: [u8; 3], bg: [u8; 3]) -> bool {
+    let top_bottom = (g.x0..=g.x1).flat_map(|x| [(x, g.y0), (x, g.y1)]);
+    let sides = (g.y0..=g.y1).flat_map(|y| [(g.x0, y), (g.x1, y)]);
+    if !top_bottom.chain(sides).all(|(x, y)| inked.is_ink(x, y)) {
+        return false;
+    }
+    let on_line = colours
+        .iter()
+        .all(|&p| off_line(p, block, bg) <= INK_CONTRAST / 2);
+    let own = colours
+        .iter()
+        .filter(|&&p| distance(p, block) <= INK_CONTRAST / 2)
+        .count();
+    on_line && own as f32 >= MIN_FLAT_BLOCK_OWN * colours.len() as f32
+}
+
+/// A flat block holding a digit covers at least this share of its box (a bold digit
+/// in inverse video leaves more of it than [`MAX_FILL`]; a "0" drawn as a thin
+/// rectangle covers half of its box).
+const MIN_FLAT_BLOCK_FILL: f32 = 0.6;
+
+/// At least this share of a flat block's ink is the block's own colour.
+const MIN_FLAT_BLOCK_OWN: f32 = 0.7;
+
+/// How far colour `p` is from the nearest blend of `a` and `b` (each channel).
+fn off_line(p: [u8; 3], a: [u8; 3], b: [u8; 3]) -> u8 {
+    let (pa, ba): (Vec<f32>, Vec<f32>) = (0..3)
+        .map(|c| (p[c] as f32 - a[c] as f32, b[c] as f32 - a[c] as f32))
+        .unzip();
+    let len = ba.iter().map(|v| v * v).sum::<f32>();
+    let t = if len > 0.0 {
+        (pa.iter().zip(&ba).map(|(x, y)| x * y).sum::<f32>() / len).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (0..3)
+        .map(|c| (pa[c] - t * ba[c]).abs())
+        .fold(0.0f32, f32::max)
+        .min(255.0) as u8
 }
 
 mod blobs;

@@ -64,6 +64,40 @@ fn a_digit_in_inverse_video_inside_a_cursor_block_is_found() {
 }
 
 #[test]
+fn a_digit_in_inverse_video_reaching_a_flat_cursor_blocks_edge_is_found_a_fringed_one_not() {
+    // A black block on white, a white "4" inside whose bar reaches the block's left edge
+    // (a terminal's bold 4 under the cursor), its edges antialiased grey.
+    let block = |fringe: [u8; 3]| {
+        let (mut img, cell) = cell_with(&[(22, 12, 14, 34)], [0, 0, 0], [255, 255, 255]);
+        for &(x, y, w, h) in &[(29, 16, 3, 26), (23, 30, 11, 3), (25, 18, 3, 12)] {
+            for yy in y..y + h {
+                for xx in x..x + w {
+                    img.put_pixel(xx, yy, Rgb([255, 255, 255]));
+                }
+            }
+        }
+        for yy in 30..33 {
+            img.put_pixel(22, yy, Rgb([128, 128, 128]));
+        }
+        for yy in 16..42 {
+            img.put_pixel(28, yy, Rgb(fringe));
+        }
+        (img, cell)
+    };
+    let (img, cell) = block([128, 128, 128]);
+    let g = cell_glyph(&img, &cell, [255, 255, 255]).expect("the 4 inside the block");
+    assert_eq!(
+        (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+        (22.0, 16.0, 12.0, 26.0)
+    );
+    // With colour fringes (JPEG, subpixel text) off the black-white line, it is no flat
+    // block: the ink goes on as it is, the block whole.
+    let (img, cell) = block([200, 40, 160]);
+    let g = cell_glyph(&img, &cell, [255, 255, 255]).expect("the block's ink");
+    assert_eq!((g.bbox.w, g.bbox.h), (14.0, 34.0));
+}
+
+#[test]
 fn a_frame_touching_the_cell_edge_is_not_a_glyph() {
     let (img, cell) = cell_with(
         &[(5, 5, 50, 2), (5, 5, 2, 50)],
