@@ -206,3 +206,27 @@ fn a_stored_model_whose_game_loses_a_few_digits_is_kept() {
     let stored = std::fs::read_to_string(&file).unwrap();
     assert!(stored.contains("stored by the test"), "{stored}");
 }
+
+#[test]
+fn a_keyboard_only_game_played_from_the_store_finds_its_cursor_first() {
+    // nudoku under load (docs/zoo.md): played from the store, the bot took the game's
+    // cursor to be where its first click went (clicks do nothing there), typed from
+    // there with arrow keys, and put digits in the wrong cells until it gave up.
+    let state = tempfile::tempdir().unwrap();
+    let keyboard = |g: &mut sim::Game, cursor: usize| {
+        g.clicks_ignored = true;
+        g.draws_selection = true;
+        g.selected = Some(cursor);
+    };
+    let first = solved_remembering(state.path(), |g| keyboard(g, 0));
+    // The next game's cursor starts elsewhere (on an empty cell of row 5).
+    let second = solved_remembering(state.path(), |g| keyboard(g, 38));
+    let g = second.borrow();
+    assert!(g.misplaced_at.is_empty(), "{:?}", g.misplaced_at);
+    assert_eq!(
+        g.digits().len(),
+        empty_cells(&g.givens).len(),
+        "digits typed again"
+    );
+    assert_fewer_looks(&first, &second);
+}

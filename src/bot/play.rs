@@ -292,6 +292,25 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             round.left_pointer_at = Some(m.at);
             self.pause(delays.after_click);
+            // A keyboard-only game played from its stored model, its cursor not known
+            // yet: the click only gave the window the focus, and one arrow key shows
+            // where the game's cursor is.
+            if method == InputMethod::Keys
+                && self.model.recalled
+                && self.model.shows_selection != Some(true)
+            {
+                let origin = (start.window.rect.x, start.window.rect.y);
+                let Some(cursor) = self.cursor_probe(map, origin, start)? else {
+                    self.forget_recalled("no cursor of the game's moved at an arrow key");
+                    return Ok(Some(Played::Paused(
+                        "the game's cursor could not be found; learning how the game takes digits again".into(),
+                    )));
+                };
+                debug!("the game's cursor is at {}", cell_name(cursor));
+                if let Some(stop) = self.send_arrows(cursor, m.cell, start, map)? {
+                    return Ok(Some(stop));
+                }
+            }
         } else if let Some(from) = round.selected {
             if let Some(stop) = self.send_arrows(from, m.cell, start, map)? {
                 return Ok(Some(stop));

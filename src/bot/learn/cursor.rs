@@ -70,7 +70,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Looks for a keyboard-only game's cursor after a click that showed nothing: one
     /// Right, watched for the first look's wait. When it showed nothing, a Left undoes
     /// it (a game may move a selection it does not draw), unwatched.
-    pub(super) fn cursor_probe(
+    pub(in crate::bot) fn cursor_probe(
         &mut self,
         map: &CellMap,
         origin: (i32, i32),
