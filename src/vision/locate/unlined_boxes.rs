@@ -228,16 +228,26 @@ fn three_bands(profile: &[u32]) -> Option<[(f32, f32); 3]> {
         return None;
     };
     let mid = |(s, e): (usize, usize)| (s + e) as f32 / 2.0;
-    let centres = [mid(a), mid(b), mid(c)];
+    let mut centres = [mid(a), mid(b), mid(c)];
     let pitch = (centres[2] - centres[0]) / 2.0;
     let len = profile.len() as f32;
-    let regular = (centres[1] - (centres[0] + pitch)).abs() <= MIDDLE_SLACK * pitch;
+    let middle = centres[0] + pitch;
+    let regular = (centres[1] - middle).abs() <= MIDDLE_SLACK * pitch;
+    // A middle band off its place but wholly inside the middle cell: a row (column) of
+    // a terminal's grid with no digit, only dots standing on the text's baseline.
+    let inside = b.0 as f32 >= middle - pitch / 2.0 && b.1 as f32 <= middle + pitch / 2.0;
     let fills = pitch >= CELL_SHARE.0 * len && pitch <= CELL_SHARE.1 * len;
-    if !(regular && fills) {
+    if !((regular || inside) && fills) {
         return None;
     }
-    // Where one cell ends and the next begins: the middle of the gap between bands.
-    let cuts = [0.0, (a.1 + b.0) as f32 / 2.0, (b.1 + c.0) as f32 / 2.0, len];
+    // Where one cell ends and the next begins: the middle of the gap between bands
+    // (halfway to the middle cell's place, when its band is off it).
+    let cuts = if regular {
+        [0.0, (a.1 + b.0) as f32 / 2.0, (b.1 + c.0) as f32 / 2.0, len]
+    } else {
+        centres[1] = middle;
+        [0.0, middle - pitch / 2.0, middle + pitch / 2.0, len]
+    };
     Some([0, 1, 2].map(|k| {
         let half = (centres[k] - cuts[k]).min(cuts[k + 1] - centres[k]);
         (centres[k] - half, 2.0 * half)
