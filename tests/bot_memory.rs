@@ -27,6 +27,15 @@ fn solved_remembering(state: &Path, change: impl FnOnce(&mut sim::Game)) -> sim:
     game
 }
 
+/// Writes `toml` as what is stored of the game keyed `key` in `state`; its path.
+fn store(state: &Path, key: &str, toml: &str) -> std::path::PathBuf {
+    let games = state.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let file = games.join(format!("{key}.toml"));
+    std::fs::write(&file, toml).unwrap();
+    file
+}
+
 /// What is stored of the game keyed `key` in `state`.
 fn stored(state: &Path, key: &str) -> String {
     std::fs::read_to_string(state.join(format!("games/{key}.toml"))).unwrap_or_default()
@@ -167,13 +176,11 @@ fn a_model_stored_before_popovers_were_is_not_trusted_in_a_game_whose_click_open
     let state = tempfile::tempdir().unwrap();
     // What an older sudoku-bot stored of a game: its method and pace, nothing of
     // popovers.
-    let games = state.path().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    std::fs::write(
-        games.join("wheel-sudoku-sudoku.toml"),
+    store(
+        state.path(),
+        "wheel-sudoku-sudoku",
         "method = \"click\"\nshows_selection = true\nlatency = 0\nafter_click = 0\nafter_key = 0\narrows = false\n",
-    )
-    .unwrap();
+    );
     let game = solved_remembering(state.path(), wheel_game(true));
     assert_each_digit_once(&game.borrow());
     let file = stored(state.path(), "wheel-sudoku-sudoku");
@@ -188,14 +195,11 @@ fn a_stored_model_whose_game_loses_a_few_digits_is_kept() {
     // puzzle typed into the wrong cells for 100 s. Here the game loses the first digit
     // of three of the first four cells (too busy), at the stored pace.
     let state = tempfile::tempdir().unwrap();
-    let games = state.path().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    let file = games.join("gnome-sudoku-sudoku.toml");
-    std::fs::write(
-        &file,
+    let file = store(
+        state.path(),
+        "gnome-sudoku-sudoku",
         "method = \"click\"\nshows_selection = true\nlatency = 20\nafter_click = 10\nafter_key = 2\narrows = false\nversion = 2\npopover = \"none\"\npopover_evidence = \"stored by the test\"\n",
-    )
-    .unwrap();
+    );
     let game = solved_remembering(state.path(), |g| {
         g.draws_selection = true;
         let first: Vec<usize> = empty_cells(&g.givens).into_iter().take(3).collect();
