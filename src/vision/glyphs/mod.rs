@@ -361,10 +361,17 @@ impl InkBox {
             return None;
         }
         let (w, h) = (x1 - x0, y1 - y0);
-        let dist: Vec<u8> = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .map(|(x, y)| distance(img.get_pixel(x0 + x, y0 + y).0, bg))
-            .collect();
+        // Row slices, not pixel by pixel: this runs on every cell of every read.
+        let stride = img.width() as usize * 3;
+        let mut dist = Vec::with_capacity((w * h) as usize);
+        for y in y0..y1 {
+            let start = y as usize * stride + x0 as usize * 3;
+            let row = &img.as_raw()[start..start + w as usize * 3];
+            dist.extend(
+                row.chunks_exact(3)
+                    .map(|p| distance([p[0], p[1], p[2]], bg)),
+            );
+        }
         Some(InkBox { x0, y0, w, h, dist })
     }
 

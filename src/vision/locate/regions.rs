@@ -75,11 +75,18 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
+/// `far[i]` is 1 where bytes `a[i]` and `b[i]` differ by more than [`FLAT_TOLERANCE`].
+fn far_bytes(a: &[u8], b: &[u8], far: &mut [u8]) {
+    for ((f, &p), &q) in far.iter_mut().zip(a).zip(b) {
+        *f = (p.abs_diff(q) > FLAT_TOLERANCE) as u8;
+    }
+}
+
+/// Whether pixel `x`'s colour is far from the one it was compared with: some channel
+/// more than [`FLAT_TOLERANCE`] off (its bytes in [`far_bytes`]'s output).
 #[inline]
-fn close(a: &[u8], b: &[u8]) -> bool {
-    a[0].abs_diff(b[0]) <= FLAT_TOLERANCE
-        && a[1].abs_diff(b[1]) <= FLAT_TOLERANCE
-        && a[2].abs_diff(b[2]) <= FLAT_TOLERANCE
+fn pixel_far(far: &[u8], x: usize) -> bool {
+    far[x * 3] | far[x * 3 + 1] | far[x * 3 + 2] != 0
 }
 
 /// A candidate cell must be at least this many pixels on a side (the smallest cells
@@ -164,6 +171,11 @@ struct Labeller {
     alive: usize,
     above: Vec<u32>,
     here: Vec<u32>,
+    /// This row's runs, `[x0, x1)`, in order; run `k` has id `alive + k`.
+    runs: Vec<(u32, u32)>,
+    /// Per byte of a row: whether it differs by more than [`FLAT_TOLERANCE`] from the
+    /// byte it is compared with (the next pixel's, or the row above's).
+    far: Vec<u8>,
     renumber: Vec<u32>,
     next_parent: Vec<u32>,
     next_growing: Vec<Growing>,
@@ -179,6 +191,8 @@ impl Labeller {
             alive: 0,
             above: vec![0u32; width],
             here: vec![0u32; width],
+            runs: Vec::new(),
+            far: vec![0u8; width * 3],
             renumber: Vec::new(),
             next_parent: Vec::new(),
             next_growing: Vec::new(),
@@ -189,6 +203,13 @@ impl Labeller {
     /// The horizontal runs of close pixels in row `y`, each a region of its own.
     fn runs_of(&mut self, row: &[u8], y: u32) {
         let w = self.width;
+        // Bytes compared with the next pixel's, in one pass the compiler vectorises.
+        far_bytes(
+            &row[..row.len() - 3],
+            &row[3..],
+            &mut self.far[..row.len() - 3],
+        );
+        self.runs.clear();
         let mut x = 0usize;
         while x < w {
             let x0 = x;
@@ -199,7 +220,7 @@ impl Labeller {
                     sum[c] += p[c] as u64;
                 }
                 x += 1;
-                if x == w || !close(p, &row[x * 3..x * 3 + 3]) {
+                if x == w || pixel_far(&self.far, x - 1) {
                     break;
                 }
             }
@@ -216,16 +237,18 @@ impl Labeller {
                 },
                 first: (y as u64) << 32 | x0 as u64,
             });
+            self.runs.push((x0 as u32, x as u32));
             self.here[x0..x].fill(id);
         }
     }
 
     /// Joins each run to the regions above it wherever two stacked pixels are close.
     fn join_to_row_above(&mut self, prev: &[u8], row: &[u8]) {
+        far_bytes(prev, row, &mut self.far);
         let mut last = (u32::MAX, u32::MAX);
         for x in 0..self.width {
             let pair = (self.above[x], self.here[x]);
-            if pair != last && close(&prev[x * 3..x * 3 + 3], &row[x * 3..x * 3 + 3]) {
+            if pair != last && !pixel_far(&self.far, x) {
                 let (a, b) = (
                     find(&mut self.parent, pair.0),
                     find(&mut self.parent, pair.1),
@@ -249,19 +272,14 @@ impl Labeller {
         self.renumber.resize(self.growing.len(), ENDED);
         self.next_parent.clear();
         self.next_growing.clear();
-        let mut last_run = (u32::MAX, 0u32);
-        for x in 0..self.width {
-            let run = self.here[x];
-            if run != last_run.0 {
-                let root = find(&mut self.parent, run) as usize;
-                if self.renumber[root] == ENDED {
-                    self.renumber[root] = self.next_growing.len() as u32;
-                    self.next_parent.push(self.next_growing.len() as u32);
-                    self.next_growing.push(self.growing[root]);
-                }
-                last_run = (run, self.renumber[root]);
+        for (k, &(x0, x1)) in self.runs.iter().enumerate() {
+            let root = find(&mut self.parent, (self.alive + k) as u32) as usize;
+            if self.renumber[root] == ENDED {
+                self.renumber[root] = self.next_growing.len() as u32;
+                self.next_parent.push(self.next_growing.len() as u32);
+                self.next_growing.push(self.growing[root]);
             }
-            self.above[x] = last_run.1;
+            self.above[x0 as usize..x1 as usize].fill(self.renumber[root]);
         }
         for id in 0..self.alive {
             let root = find(&mut self.parent, id as u32) as usize;
