@@ -135,10 +135,16 @@ pub fn label_regions(img: &RgbImage) -> Regions {
     let mut rows = Labeller::new(w as usize);
     for y in 0..h {
         let row = &raw[y as usize * stride..(y as usize + 1) * stride];
-        rows.runs_of(row, y);
-        if y > 0 {
-            let prev = &raw[(y as usize - 1) * stride..y as usize * stride];
-            rows.join_to_row_above(prev, row);
+        let prev = (y > 0).then(|| &raw[(y as usize - 1) * stride..y as usize * stride]);
+        match prev {
+            // A row the same as the one above (most rows of a flat screenshot) has the
+            // same runs, each under one region: joined a run at a time.
+            Some(prev) if prev == row => rows.repeat_runs(y),
+            Some(prev) => {
+                rows.runs_of(row, y);
+                rows.join_to_row_above(prev, row);
+            }
+            None => rows.runs_of(row, y),
         }
         rows.renumber();
     }
@@ -173,6 +179,8 @@ struct Labeller {
     here: Vec<u32>,
     /// This row's runs, `[x0, x1)`, in order; run `k` has id `alive + k`.
     runs: Vec<(u32, u32)>,
+    /// Each run's colour sum.
+    sums: Vec<[u64; 3]>,
     /// Per byte of a row: whether it differs by more than [`FLAT_TOLERANCE`] from the
     /// byte it is compared with (the next pixel's, or the row above's).
     far: Vec<u8>,
@@ -192,6 +200,7 @@ impl Labeller {
             above: vec![0u32; width],
             here: vec![0u32; width],
             runs: Vec::new(),
+            sums: Vec::new(),
             far: vec![0u8; width * 3],
             renumber: Vec::new(),
             next_parent: Vec::new(),
@@ -210,6 +219,7 @@ impl Labeller {
             &mut self.far[..row.len() - 3],
         );
         self.runs.clear();
+        self.sums.clear();
         let mut x = 0usize;
         while x < w {
             let x0 = x;
@@ -224,21 +234,51 @@ impl Labeller {
                     break;
                 }
             }
-            let id = self.growing.len() as u32;
-            self.parent.push(id);
-            self.growing.push(Growing {
-                region: Region {
-                    area: (x - x0) as u32,
-                    x0: x0 as u32,
-                    y0: y,
-                    x1: x as u32 - 1,
-                    y1: y,
-                    sum,
-                },
-                first: (y as u64) << 32 | x0 as u64,
-            });
+            let id = self.start_run(x0 as u32, x as u32, y, sum);
             self.runs.push((x0 as u32, x as u32));
+            self.sums.push(sum);
             self.here[x0..x].fill(id);
+        }
+    }
+
+    /// A run `[x0, x1)` of row `y` with colour sum `sum`, a region of its own: its id.
+    fn start_run(&mut self, x0: u32, x1: u32, y: u32, sum: [u64; 3]) -> u32 {
+        let id = self.growing.len() as u32;
+        self.parent.push(id);
+        self.growing.push(Growing {
+            region: Region {
+                area: x1 - x0,
+                x0,
+                y0: y,
+                x1: x1 - 1,
+                y1: y,
+                sum,
+            },
+            first: (y as u64) << 32 | x0 as u64,
+        });
+        id
+    }
+
+    /// Row `y`, the same as the row above: the same runs, each joined to the one region
+    /// above it (the row above was renumbered a run at a time, so `above` holds one id
+    /// over each of them). The unions are the ones [`Labeller::join_to_row_above`]
+    /// would make, so the regions are the same.
+    fn repeat_runs(&mut self, y: u32) {
+        for k in 0..self.runs.len() {
+            let ((x0, x1), sum) = (self.runs[k], self.sums[k]);
+            let id = self.start_run(x0, x1, y, sum);
+            self.union(self.above[x0 as usize], id);
+        }
+    }
+
+    /// Joins the regions of ids `a` and `b`; the lower root holds the statistics.
+    fn union(&mut self, a: u32, b: u32) {
+        let (a, b) = (find(&mut self.parent, a), find(&mut self.parent, b));
+        if a != b {
+            let (root, child) = (a.min(b), a.max(b));
+            self.parent[child as usize] = root;
+            let merged = self.growing[child as usize];
+            self.growing[root as usize].merge(&merged);
         }
     }
 
@@ -249,16 +289,7 @@ impl Labeller {
         for x in 0..self.width {
             let pair = (self.above[x], self.here[x]);
             if pair != last && !pixel_far(&self.far, x) {
-                let (a, b) = (
-                    find(&mut self.parent, pair.0),
-                    find(&mut self.parent, pair.1),
-                );
-                if a != b {
-                    let (root, child) = (a.min(b), a.max(b));
-                    self.parent[child as usize] = root;
-                    let merged = self.growing[child as usize];
-                    self.growing[root as usize].merge(&merged);
-                }
+                self.union(pair.0, pair.1);
                 last = pair;
             }
         }
@@ -378,5 +409,100 @@ mod tests {
         assert_eq!(left.mean(), [255, 255, 255]);
         let right = r.regions[1];
         assert_eq!((right.x0, right.width(), right.area), (11, 10, 100));
+    }
+
+    /// Every region, found by a plain flood fill (4-connected, neighbours within
+    /// [`FLAT_TOLERANCE`] on every channel): (first pixel, area, box, colour sum).
+    fn flood_regions(img: &RgbImage) -> Vec<(u64, u32, [u32; 4], [u64; 3])> {
+        let (w, h) = img.dimensions();
+        let close = |a: [u8; 3], b: [u8; 3]| (0..3).all(|c| a[c].abs_diff(b[c]) <= FLAT_TOLERANCE);
+        let mut seen = vec![false; (w * h) as usize];
+        let mut out = Vec::new();
+        for y0 in 0..h {
+            for x0 in 0..w {
+                if seen[(y0 * w + x0) as usize] {
+                    continue;
+                }
+                seen[(y0 * w + x0) as usize] = true;
+                let (mut area, mut bx, mut sum) = (0u32, [x0, y0, x0, y0], [0u64; 3]);
+                let mut stack = vec![(x0, y0)];
+                while let Some((x, y)) = stack.pop() {
+                    let p = img.get_pixel(x, y).0;
+                    area += 1;
+                    bx = [bx[0].min(x), bx[1].min(y), bx[2].max(x), bx[3].max(y)];
+                    for c in 0..3 {
+                        sum[c] += p[c] as u64;
+                    }
+                    let near = [
+                        (x.wrapping_sub(1), y),
+                        (x + 1, y),
+                        (x, y.wrapping_sub(1)),
+                        (x, y + 1),
+                    ];
+                    for (nx, ny) in near {
+                        if nx < w
+                            && ny < h
+                            && !seen[(ny * w + nx) as usize]
+                            && close(p, img.get_pixel(nx, ny).0)
+                        {
+                            seen[(ny * w + nx) as usize] = true;
+                            stack.push((nx, ny));
+                        }
+                    }
+                }
+                if bx[2] - bx[0] + 1 >= KEEP_SIDE && bx[3] - bx[1] + 1 >= KEEP_SIDE {
+                    out.push(((y0 as u64) << 32 | x0 as u64, area, bx, sum));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_labelling_finds_the_regions_a_flood_fill_finds_with_rows_repeated_or_not() {
+        // Pictures of flat blocks, colour steps within and beyond the tolerance, and
+        // runs of identical rows (the labelling joins those a run at a time).
+        let mut seed = 0x2545f491u32;
+        let mut next = move |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed % n
+        };
+        for _ in 0..40 {
+            let (w, h) = (20 + next(40), 20 + next(40));
+            let mut img = RgbImage::new(w, h);
+            let mut y = 0;
+            while y < h {
+                // a band of rows: the first drawn, the rest copies of it or with a step
+                let band = 1 + next(12);
+                let mut x = 0;
+                while x < w {
+                    let (len, v) = (1 + next(15), [0u8, 6, 12, 60, 200][next(5) as usize]);
+                    for k in x..(x + len).min(w) {
+                        img.put_pixel(k, y, Rgb([v, v.saturating_add(next(3) as u8), v]));
+                    }
+                    x += len;
+                }
+                for k in y + 1..(y + band).min(h) {
+                    for x in 0..w {
+                        let p = *img.get_pixel(x, k - 1);
+                        let step = if next(9) == 0 { 11 } else { 0 };
+                        img.put_pixel(x, k, Rgb([p[0].saturating_add(step), p[1], p[2]]));
+                    }
+                }
+                y += band;
+            }
+            let r = label_regions(&img);
+            let mut want = flood_regions(&img);
+            want.sort_unstable_by_key(|f| f.0);
+            let got: Vec<_> = r
+                .regions
+                .iter()
+                .map(|g| (g.area, [g.x0, g.y0, g.x1, g.y1], g.sum))
+                .collect();
+            let want: Vec<_> = want.into_iter().map(|f| (f.1, f.2, f.3)).collect();
+            assert_eq!(got, want, "a {w}x{h} picture");
+        }
     }
 }
