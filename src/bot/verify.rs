@@ -135,15 +135,14 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 let Some(reading) = givens_unread(&reading, puzzle) else {
                     continue;
                 };
-                if entered_rounds >= rounds
-                    || !(0..81).any(|i| reading.grid.cells()[i] != solution.cells()[i])
-                {
+                let wrong: Vec<usize> = (0..81)
+                    .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
+                    .collect();
+                if entered_rounds >= rounds || wrong.is_empty() {
                     continue;
                 }
                 v.map = CellMap::new(&reading, view.window.rect, region, &self.config);
-                v.wrong = (0..81)
-                    .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
-                    .collect();
+                v.wrong = wrong;
                 entered_rounds += 1;
                 if !self.enter_again(&mut v, &reading, puzzle, solution, &view)? {
                     return Ok(None);
