@@ -8,7 +8,7 @@
 #       for each game, on a virtual display of its own (Xvfb + openbox): the positive
 #       control (a scripted player enters the answer: the game must say solved), the
 #       negative control (one cell left empty: it must not), then N runs (1 by default)
-#       of `sudoku-bot-full --window TITLE --once -v` with no configuration, each judged
+#       of `sudoku-bot --window TITLE --once -v` with no configuration, each judged
 #       by the game. Prints the run-by-run table ($ZOO_OUT/runs.md), then one row per
 #       game with the total line ($ZOO_OUT/table.md: markdown, ready for the README);
 #       logs and screenshots go to $ZOO_OUT (out/zoo). --load keeps both cores busy
@@ -21,7 +21,8 @@
 #   scripts/zoo.sh --installed GAME...   exit 0 when the games are installed, else 1
 #                                        naming what is missing
 #
-# The bot is $SUDOKU_BOT, else target/release/sudoku-bot-full of this tree.
+# The bot is $SUDOKU_BOT, else target/release/sudoku-bot of this tree (the front a user
+# runs, which starts sudoku-bot-full beside it).
 # Exit status: 0 when every control behaved, 1 when one did not, 2 on bad usage.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -160,7 +161,7 @@ fi
 : >"$results"
 : >"$ZOO_OUT/games.tsv"
 # The bot under test and its tree's commit, when it is a cargo build in a git tree.
-bot=${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}
+bot=${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot}
 bot_tree=${bot%/target/*}
 [[ $bot_tree != "$bot" ]] && commit=$(git -C "$bot_tree" log -1 --format='%h' 2>/dev/null) &&
   bot="$bot (built $(date -u -r "$bot" '+%H:%M UTC' 2>/dev/null) in a tree at commit $commit)"
@@ -225,7 +226,7 @@ bot_run() {
   [[ ${ZOO_FORGET:-0} == 1 ]] && rm -rf "$state"
   [[ ${ZOO_REMEMBER:-0} == 1 ]] && state=${XDG_STATE_HOME:-$HOME/.local/state}
   XDG_STATE_HOME=$state timeout -k 5 "${ZOO_BOT_TIMEOUT:-300}" \
-    "${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot-full}" --window "$ZOO_WINDOW" --once -v >"$log" 2>&1
+    "${SUDOKU_BOT:-$ZOO_ROOT/target/release/sudoku-bot}" --window "$ZOO_WINDOW" --once -v >"$log" 2>&1
   rc=$?
   end=$(date +%s.%N)
   cat "$log" >&2
