@@ -25,9 +25,15 @@ zoo_launch() {
     sleep 0.2
   done
   [[ -n $id ]] || return 1
-  sleep 0.5
-  xdotool windowmap "$id" 2>/dev/null
-  zoo_wait_window '^Sudoku( - |$)' 10 >/dev/null || return 1
+  # A map request can be lost too (a black screen, the zoo's first control under load
+  # 6, 2026-11-26): asked again until the window manager manages the window.
+  local managed=0
+  for i in 1 2 3 4; do
+    sleep 0.5
+    xdotool windowmap "$id" 2>/dev/null
+    zoo_wait_window '^Sudoku( - |$)' 5 >/dev/null && managed=1 && break
+  done
+  ((managed)) || return 1
   ZOO_WINDOW=$(xdotool getwindowname "$id")
   sleep 1
 }
