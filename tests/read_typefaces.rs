@@ -26,6 +26,9 @@ fn labelled(set: &str) -> Vec<(PathBuf, String)> {
 
 /// Pictures of the tuning set read exactly (the others are refused).
 const TUNE_READ_EXACTLY: &[&str] = &[
+    // Segments at 14 px that neither Tesseract nor the classifier names alone: the
+    // classifier and the segment decoder agree.
+    "seg7-dseg7classic-400-14.png",
     "seg7-dseg7classic-400-24.png",
     "seg7-dseg7classic-400-40.png",
     "seg7-dseg7classic-400-64.png",
@@ -50,9 +53,12 @@ const TUNE_READ_EXACTLY: &[&str] = &[
 /// Pictures of the old hold-out (tuning material since 2026-11-26) read exactly (the
 /// others are refused).
 const HOLDOUT_READ_EXACTLY: &[&str] = &[
+    // Segments standing apart, named by the classifier and the segment decoder.
+    "seg7-dseg7modern-400-14.png",
     "seg7-dseg7modern-400-24.png",
     "seg7-dseg7modern-400-64.png",
     "seg7-dseg7modern-400-110.png",
+    "seg7-dseg14modern-400-14.png",
     "seg7-dseg14modern-400-24.png",
     "seg7-dseg14modern-400-64.png",
     "seg7-dseg14modern-400-110.png",
@@ -78,9 +84,16 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot
-/// would refuse to play them), as on main before the outline model: DSEG7 Modern's
-/// segments standing apart at 24 px, Hack's joined dots at 64 px.
-const UNCONFIRMED: &[&str] = &["seg7-dseg7modern-400-24.png", "dots-hack-700-64.png"];
+/// would refuse to play them): DSEG7 Modern's segments standing apart at 24 px and
+/// Hack's joined dots at 64 px (as on main before the outline model), and DSEG7
+/// Classic at 14 px, read where the classifier and the segment decoder agree on the
+/// tallest glyph of a look, which the second reading (Tesseract, then the classifier,
+/// on another glyph) does not repeat.
+const UNCONFIRMED: &[&str] = &[
+    "seg7-dseg7modern-400-24.png",
+    "dots-hack-700-64.png",
+    "seg7-dseg7classic-400-14.png",
+];
 
 /// Reads every picture of `set` (`count` of them): each exactly or refused, never
 /// misread; those in `exactly` read exactly, and every digit of them confirmed by the
