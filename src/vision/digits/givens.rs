@@ -219,8 +219,13 @@ impl Reader {
                     (Some(d), Some(s)) if d == s => {
                         *answer = Some((d, 0.5, Method::Classifier));
                     }
-                    (Some(d), None) | (None, Some(d)) => {
+                    (Some(d), None) => {
                         *answer = Some((d, 0.5, Method::Classifier));
+                        disputed.push((g, [d, d]));
+                    }
+                    // The decoder alone only proposes: the rules name it.
+                    (None, Some(d)) => {
+                        *answer = Some((d, 0.5, Method::Rules));
                         disputed.push((g, [d, d]));
                     }
                     _ => {}
