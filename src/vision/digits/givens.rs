@@ -7,6 +7,7 @@
 use super::classifier::DigitClassifier;
 use super::readers::{Known, Reader};
 use super::rules::{clashing_groups, nearest_look_agrees, only_fit, Answer, Groups};
+use super::segments;
 use super::widths::narrow_as_a_one;
 use crate::grid::{Grid, Verdict};
 use crate::solver::is_proper_puzzle;
@@ -189,8 +190,9 @@ impl Reader {
     /// The second reader: the trained classifier on each group Tesseract named just
     /// now. Where it is sure of another digit the two disagree, and the rules settle
     /// the group between the two, or it is doubtful. A group Tesseract cannot read (a
-    /// seven-segment digit) is the classifier's when it is sure, and stands only if the
-    /// rules agree (one solution). The disputed groups, each with its two digits.
+    /// seven-segment digit) is the classifier's and the segment decoder's where both
+    /// name the same digit; one of them alone names it only if the rules agree (one
+    /// solution). The disputed groups, each with its two digits.
     fn ask_the_classifier(
         &mut self,
         groups: &Groups,
@@ -210,12 +212,24 @@ impl Reader {
                         disputed.push((g, [d, other]));
                     }
                 }
-                None => {
-                    if let Some(d) = self.classifier_reads(glyph) {
+                // Tesseract cannot read it: the classifier and the segment decoder. Where
+                // both name it they agree, or it is left to the rules; one alone stands
+                // only if the rules agree.
+                None => match (self.classifier_reads(glyph), segments::decode(&glyph.ink)) {
+                    (Some(d), Some(s)) if d == s => {
+                        *answer = Some((d, 0.5, Method::Classifier));
+                    }
+                    (Some(d), None) => {
                         *answer = Some((d, 0.5, Method::Classifier));
                         disputed.push((g, [d, d]));
                     }
-                }
+                    // The decoder alone only proposes: the rules name it.
+                    (None, Some(d)) => {
+                        *answer = Some((d, 0.5, Method::Rules));
+                        disputed.push((g, [d, d]));
+                    }
+                    _ => {}
+                },
                 _ => {}
             }
         }

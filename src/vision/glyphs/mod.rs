@@ -325,10 +325,13 @@ fn glyph_in(
     let ink = inked.glyph_ink(&g);
     let ink = if let Some(gap) = dotted {
         dots::join(&ink, gap)
-    } else if dots::is_mesh(&ink) {
-        dots::join(&ink, dots::gap(inked.h))
     } else {
-        outline::filled(&ink).unwrap_or(ink)
+        match outline::filled(&ink) {
+            Outline::Filled(solid) => solid,
+            Outline::Unsure => return Some(doubtful_at(inked.rect_of(&g))),
+            Outline::No if dots::is_mesh(&ink) => dots::join(&ink, dots::gap(inked.h)),
+            Outline::No => ink,
+        }
     };
     Some(Glyph {
         bbox: inked.rect_of(&g),
@@ -582,6 +585,7 @@ pub mod outline;
 pub mod signature;
 use blobs::{digit_blob, edge_streak, Blob};
 pub use heights::{doubt_lone_marks, given_height_threshold};
+use outline::Outline;
 
 #[cfg(test)]
 mod tests;
