@@ -42,10 +42,10 @@ fn bot_under(attack: Attack, after: Duration) -> (Vec<String>, Option<i32>, Stri
     attacks::self_check(&desk, attack);
     let target = target(&desk, &window);
     let mut bot = desk.start_bot(&["--window", "Sudoku", "--once"], SLOW);
-    assert!(
-        bot.read_puzzle(Duration::from_secs(40)),
-        "the bot did not read the puzzle"
-    );
+    if !bot.read_puzzle(Duration::from_secs(40)) {
+        let (code, stderr) = bot.finish(Duration::from_secs(5));
+        panic!("the bot did not read the puzzle in 40 s (exit {code:?}); it said:\n{stderr}");
+    }
     std::thread::sleep(after);
     let running = attacks::launch(&desk, attack, target);
     // The bot stops (or, under a cover, waits and goes on once it is gone: the cover
