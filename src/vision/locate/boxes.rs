@@ -7,6 +7,7 @@
 use super::candidates::{squares, Candidate};
 use super::lattice::Lattice;
 use super::lattice_checks::{boxes_go_on, CHECKER_CONTRAST};
+use super::nearby::Buckets;
 use super::regions::{is_ink, luminance, Regions, MIN_CELL};
 use crate::vision::geometry::{box_corners, Rect};
 
@@ -24,13 +25,17 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
     if cands.len() < 9 {
         return None;
     }
-    let index = Buckets::new(&cands);
+    let smallest = cands.iter().map(|c| c.size).fold(f32::MAX, f32::min);
+    let index = Buckets::new(cands.iter().map(|c| (c.cx, c.cy)), smallest / 3.0);
+    // The first candidate in the ranges that `fits`.
+    let first_in = |x, y, fits: &dyn Fn(&Candidate) -> bool| {
+        index.first_in(x, y, |i| fits(&cands[i])).map(|i| &cands[i])
+    };
     let at = |x: f32, y: f32, s: f32| {
-        index.first_in(
-            &cands,
+        first_in(
             (x - s * 0.15, x + s * 0.15),
             (y - s * 0.15, y + s * 0.15),
-            |c| {
+            &|c| {
                 (c.cx - x).abs() < s * 0.15
                     && (c.cy - y).abs() < s * 0.15
                     && c.size.max(s) <= c.size.min(s) * BOX_SIZE_RATIO
@@ -43,7 +48,7 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
         // Its right-hand neighbour gives the pitch.
         let right = (a.cx + s, a.cx + BOX_PITCH * s);
         let beside = (a.cy - s * 0.15, a.cy + s * 0.15);
-        let Some(b) = index.first_in(&cands, right, beside, |b| {
+        let Some(b) = first_in(right, beside, &|b| {
             let dx = b.cx - a.cx;
             (b.cy - a.cy).abs() < s * 0.15
                 && dx >= s
@@ -79,56 +84,6 @@ pub fn locate_boxes(regions: &Regions, img: &image::RgbImage) -> Option<Lattice>
 /// How many regions could be boxes (the candidates [`locate_boxes`] starts from).
 pub fn box_candidates(regions: &Regions) -> usize {
     squares(regions, 3 * MIN_CELL, BOX_ASPECT, 2).len()
-}
-
-/// Candidates by where their centres are, in square buckets: a search near a point
-/// looks at a few buckets, not at every candidate (a checkerboard of 64 px squares
-/// over 50 megapixels has 12,800 of them, and every one is tried as a box).
-struct Buckets {
-    side: f32,
-    cells: std::collections::HashMap<(i64, i64), Vec<usize>>,
-}
-
-impl Buckets {
-    /// Buckets as wide as a third of the smallest candidate.
-    fn new(cands: &[Candidate]) -> Buckets {
-        let smallest = cands.iter().map(|c| c.size).fold(f32::MAX, f32::min);
-        let side = (smallest / 3.0).max(1.0);
-        let mut cells: std::collections::HashMap<(i64, i64), Vec<usize>> = Default::default();
-        for (i, c) in cands.iter().enumerate() {
-            cells
-                .entry(((c.cx / side) as i64, (c.cy / side) as i64))
-                .or_default()
-                .push(i);
-        }
-        Buckets { side, cells }
-    }
-
-    /// The first candidate (in `cands` order, as a plain search would find it) that
-    /// `fits`, among those whose centre lies within the `x` and `y` ranges (give or take
-    /// a bucket: `fits` has the last word).
-    fn first_in<'a>(
-        &self,
-        cands: &'a [Candidate],
-        x: (f32, f32),
-        y: (f32, f32),
-        fits: impl Fn(&Candidate) -> bool,
-    ) -> Option<&'a Candidate> {
-        let span =
-            |(lo, hi): (f32, f32)| ((lo / self.side) as i64 - 1, (hi / self.side) as i64 + 1);
-        let ((x0, x1), (y0, y1)) = (span(x), span(y));
-        let mut first: Option<usize> = None;
-        for bx in x0..=x1 {
-            for by in y0..=y1 {
-                for &i in self.cells.get(&(bx, by)).into_iter().flatten() {
-                    if first.is_none_or(|f| i < f) && fits(&cands[i]) {
-                        first = Some(i);
-                    }
-                }
-            }
-        }
-        first.map(|i| &cands[i])
-    }
 }
 
 /// The lattice of cells in nine boxes (`slots`, row by row; a missing box is placed at

@@ -12,6 +12,7 @@ pub mod candidates;
 pub mod dashes;
 pub mod lattice;
 pub mod lattice_checks;
+mod nearby;
 pub mod regions;
 pub mod screen_grid;
 pub mod unlined_boxes;

@@ -9,6 +9,7 @@ use image::RgbImage;
 
 use super::lattice::Lattice;
 use super::lattice_checks::{boxes_go_on, CHECKER_CONTRAST};
+use super::nearby::Buckets;
 use super::regions::{is_ink, Region, Regions, MIN_CELL};
 use crate::vision::geometry::{box_corners, Rect};
 
@@ -50,14 +51,24 @@ pub fn locate_unlined_boxes(regions: &Regions, img: &RgbImage) -> Option<Lattice
         let ratio = |p: u32, q: u32| p.max(q) as f32 <= p.min(q) as f32 * BOX_SIZE_RATIO;
         ratio(a.width(), b.width()) && ratio(a.height(), b.height())
     };
-    let by_x = ByX::new(&cands);
+    let smallest = cands
+        .iter()
+        .map(|r| r.width().min(r.height()))
+        .min()
+        .unwrap_or(1);
+    let index = Buckets::new(cands.iter().map(|r| centre(r)), smallest as f32 / 3.0);
+    // The first candidate in the ranges that `fits`.
+    let first_in = |x, y, fits: &dyn Fn(&Region) -> bool| {
+        index.first_in(x, y, |i| fits(cands[i])).map(|i| cands[i])
+    };
     let at = |x: f32, y: f32, like: &Region| {
-        let slack = PLACE_SLACK * like.width() as f32;
-        by_x.first(x - slack, x + slack, |c| {
+        let (sx, sy) = (
+            PLACE_SLACK * like.width() as f32,
+            PLACE_SLACK * like.height() as f32,
+        );
+        first_in((x - sx, x + sx), (y - sy, y + sy), &|c| {
             let (cx, cy) = centre(c);
-            (cx - x).abs() <= slack
-                && (cy - y).abs() <= PLACE_SLACK * like.height() as f32
-                && alike(c, like)
+            (cx - x).abs() <= sx && (cy - y).abs() <= sy && alike(c, like)
         })
     };
     for a in &cands {
@@ -65,12 +76,14 @@ pub fn locate_unlined_boxes(regions: &Regions, img: &RgbImage) -> Option<Lattice
         let (w, h) = (a.width() as f32, a.height() as f32);
         // Its right-hand and lower neighbours give the pitch; `a` is the top-left box.
         let next = |across: bool| {
-            let (lo, hi) = if across {
-                (ax + w, ax + BOX_PITCH * w)
+            let along = |a: f32, size: f32| (a + size, a + BOX_PITCH * size);
+            let aside = |a: f32, size: f32| (a - PLACE_SLACK * size, a + PLACE_SLACK * size);
+            let (x, y) = if across {
+                (along(ax, w), aside(ay, h))
             } else {
-                (ax - PLACE_SLACK * w, ax + PLACE_SLACK * w)
+                (aside(ax, w), along(ay, h))
             };
-            by_x.first(lo, hi, |b| {
+            first_in(x, y, &|b| {
                 let (bx, by) = centre(b);
                 // Along the step and beside it, with `a`'s size each way.
                 let ((step, size), (aside, breadth)) = if across {
@@ -112,41 +125,6 @@ pub fn locate_unlined_boxes(regions: &Regions, img: &RgbImage) -> Option<Lattice
 /// A region's centre.
 fn centre(r: &Region) -> (f32, f32) {
     ((r.x0 + r.x1) as f32 / 2.0, (r.y0 + r.y1) as f32 / 2.0)
-}
-
-/// The candidates ordered by their centres' x, to look among those in a band across
-/// rather than all of them (a checkerboard of 64 px squares on 50 MP has 12,800, and
-/// each looks for its neighbours).
-struct ByX<'a> {
-    cands: &'a [&'a Region],
-    /// (centre x, index in `cands`), by centre x.
-    order: Vec<(f32, usize)>,
-}
-
-impl<'a> ByX<'a> {
-    fn new(cands: &'a [&'a Region]) -> ByX<'a> {
-        let mut order: Vec<(f32, usize)> = cands
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (centre(r).0, i))
-            .collect();
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        ByX { cands, order }
-    }
-
-    /// The first candidate (in `cands`' order) with its centre's x within `[lo, hi]`
-    /// (a pixel wider each way, for rounding) that `fits`: what a search of all of
-    /// them in order finds, when only those can fit.
-    fn first(&self, lo: f32, hi: f32, fits: impl Fn(&Region) -> bool) -> Option<&'a Region> {
-        let start = self.order.partition_point(|&(x, _)| x < lo - 1.0);
-        self.order[start..]
-            .iter()
-            .take_while(|&&(x, _)| x <= hi + 1.0)
-            .filter(|&&(_, i)| fits(self.cands[i]))
-            .map(|&(_, i)| i)
-            .min()
-            .map(|i| self.cands[i])
-    }
 }
 
 /// Whether region `r` could be a box: big enough for three cells a side, near square,
