@@ -56,7 +56,8 @@ pub fn locate_unlined_boxes(regions: &Regions, img: &RgbImage) -> Option<Lattice
         .map(|r| r.width().min(r.height()))
         .min()
         .unwrap_or(1);
-    let index = Buckets::new(cands.iter().map(|r| centre(r)), smallest as f32 / 3.0);
+    // Buckets a box wide: few to look in, whatever the search.
+    let index = Buckets::new(cands.iter().map(|r| centre(r)), smallest as f32);
     // The first candidate in the ranges that `fits`.
     let first_in = |x, y, fits: &dyn Fn(&Region) -> bool| {
         index.first_in(x, y, |i| fits(cands[i])).map(|i| cands[i])
