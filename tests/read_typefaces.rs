@@ -48,6 +48,10 @@ const TUNE_READ_EXACTLY: &[&str] = &[
     "stencil-allertastencil-400-40.png",
     "stencil-allertastencil-400-64.png",
     "stencil-allertastencil-400-110.png",
+    // Named by the glyph shape model (2026-11-26, afternoon).
+    "outline-dejavusans-700-14.png",
+    "dots-dejavusans-700-24.png",
+    "stencil-allertastencil-400-14.png",
 ];
 
 /// Pictures of the old hold-out (tuning material since 2026-11-26) read exactly (the
@@ -81,6 +85,16 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     "dots-hack-700-14.png",
     "dots-hack-700-64.png",
     "dots-hack-700-110.png",
+    // Named by the glyph shape model (2026-11-26, afternoon); Nimbus Sans's 1 at 110 px
+    // is a column of four dots.
+    "seg7-dseg7modern-400-40.png",
+    "seg7-dseg14modern-400-40.png",
+    "oled-notokufiarabicthin-100-64.png",
+    "oled-notokufiarabicthin-100-110.png",
+    "outline-c059-700-110.png",
+    "dots-nimbussans-700-110.png",
+    "dots-hack-700-24.png",
+    "seg7-dseg77seggchan-400-24.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the
@@ -110,6 +124,21 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     "dots-b612mono-700-18.png",
     "dots-b612mono-700-80.png",
     "dots-b612mono-700-250.png",
+    // Named by the glyph shape model (2026-11-26, afternoon); DSEG7 Classic Mini's
+    // segments, standing apart at its corners, joined into one glyph.
+    "seg7-dseg7classicmini-300-18.png",
+    "seg7-dseg7classicmini-300-80.png",
+    "seg7-dseg7classicmini-300-250.png",
+    "seg7-dseg7modernmini-700-12.png",
+    "seg7-dseg7modernmini-700-18.png",
+    "seg7-dseg7modernmini-700-30.png",
+    "seg7-dseg7modernmini-700-250.png",
+    "oled-lato-100-80.png",
+    "oled-lato-100-250.png",
+    "oled-inter-100-80.png",
+    "oled-inter-100-250.png",
+    "dots-inter-700-12.png",
+    "dots-inter-700-80.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot
@@ -127,6 +156,13 @@ const UNCONFIRMED: &[&str] = &[
     "seg7-dseg7modernmini-700-50.png",
     "outline-lato-900-30.png",
     "dots-b612mono-700-250.png",
+    // Read by the shape model, where the second reading's Tesseract names another
+    // digit on another glyph of the look (DSEG7 Modern Mini's 3s at 30 px, read as 4s).
+    "seg7-dseg7modernmini-700-30.png",
+    "seg7-dseg7classicmini-300-250.png",
+    // 7SEGGCHAN's hollow segments at 24 px: the shape model names them, and on other
+    // glyphs the second reading does not.
+    "seg7-dseg77seggchan-400-24.png",
 ];
 
 /// Reads every picture of `set` (`count` of them): each exactly or refused, never

@@ -141,8 +141,11 @@ impl Reader {
                 match self.ocr.read_digit(&images[k]) {
                     Some(r) if r.confidence >= self.min_confidence => r.digit == *d,
                     // Tesseract cannot say: the classifier, on the glyph in a cell of
-                    // paper around it.
-                    _ => self.classifier_reads(samples[k]) == Some(*d),
+                    // paper around it, or the shape model.
+                    _ => {
+                        self.classifier_reads(samples[k]) == Some(*d)
+                            || self.shape_is(samples[k], *d)
+                    }
                 }
             };
             if !confirmed {

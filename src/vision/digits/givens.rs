@@ -4,6 +4,7 @@
 //! neither names a group, the sudoku rules decide, and otherwise the cells are doubtful.
 //! Never a guess.
 
+use super::by_shape::{relabelled, CERTAIN_SHAPE};
 use super::classifier::DigitClassifier;
 use super::readers::{Known, Reader};
 use super::rules::{clashing_groups, nearest_look_agrees, only_fit, Answer, Groups};
@@ -78,8 +79,10 @@ impl Reader {
             })
             .collect();
         let groups = self.group_glyphs(givens, &mut cells);
+        let (groups, split) = self.split_by_shape(groups, givens);
+        let learnt_before = self.known.len();
         let mut answers = self.name_groups(&groups, givens);
-        let disputed = self.ask_the_classifier(&groups, &mut answers, givens);
+        let (disputed, certain) = self.ask_the_classifier(&groups, &mut answers, givens);
         for (g, (_, members)) in groups.iter().enumerate() {
             let (r, c) = (members[0] / 9 + 1, members[0] % 9 + 1);
             tracing::debug!(
@@ -116,7 +119,15 @@ impl Reader {
             self.decide_unknown_groups(&mut reading, &groups, &answers, &unknown_groups);
         }
         if !disputed.is_empty() {
-            self.settle_disputes(&mut reading, &groups, &disputed);
+            self.settle_disputes(&mut reading, &groups, &disputed, &certain);
+        }
+        // Looks the shape model split hold more than one digit: not to be known by look.
+        if !split.is_empty() {
+            let mut k = 0;
+            self.known.retain(|known| {
+                k += 1;
+                k <= learnt_before || !split.iter().any(|s| s.alike(&known.signature))
+            });
         }
         reading
     }
@@ -198,8 +209,9 @@ impl Reader {
         groups: &Groups,
         answers: &mut [Answer],
         givens: &[Option<&Glyph>],
-    ) -> Vec<(usize, [u8; 2])> {
+    ) -> (Vec<(usize, [u8; 2])>, Vec<usize>) {
         let mut disputed: Vec<(usize, [u8; 2])> = Vec::new();
+        let mut certain: Vec<usize> = Vec::new();
         for (g, answer) in answers.iter_mut().enumerate() {
             let glyph = tallest(&groups[g].1, givens);
             match *answer {
@@ -210,30 +222,73 @@ impl Reader {
                             crate::grid::cell_name(groups[g].1[0])
                         );
                         disputed.push((g, [d, other]));
+                    } else if let Some(other) = self.shape_differs(&groups[g].1, givens, d) {
+                        tracing::debug!(
+                            "{}: Tesseract reads {d}, the shape model {other}",
+                            crate::grid::cell_name(groups[g].1[0])
+                        );
+                        disputed.push((g, [d, other]));
                     }
                 }
-                // Tesseract cannot read it: the classifier and the segment decoder. Where
-                // both name it they agree, or it is left to the rules; one alone stands
-                // only if the rules agree.
-                None => match (self.classifier_reads(glyph), segments::decode(&glyph.ink)) {
-                    (Some(d), Some(s)) if d == s => {
-                        *answer = Some((d, 0.5, Method::Classifier));
+                // Tesseract cannot read it: the classifier, the segment decoder and the
+                // shape model. Where two or more name it and none differs, it is read;
+                // one alone stands only if the rules agree.
+                None => {
+                    let shape = self.shape_reads(&groups[g].1, givens);
+                    let voices = [
+                        self.classifier_reads(glyph),
+                        segments::decode(&glyph.ink),
+                        shape.map(|s| s.0),
+                    ];
+                    tracing::debug!(
+                        "{}: classifier {:?}, segments {:?}, shapes {:?}",
+                        crate::grid::cell_name(groups[g].1[0]),
+                        voices[0],
+                        voices[1],
+                        voices[2]
+                    );
+                    let named: Vec<u8> = voices.iter().flatten().copied().collect();
+                    let agreed = named.first().filter(|&&d| named.iter().all(|&o| o == d));
+                    match (agreed, named.len()) {
+                        (Some(&d), _) if voices[0].is_some() && voices[1].is_some() => {
+                            *answer = Some((d, 0.5, Method::Classifier));
+                        }
+                        // The shape model and another reader: it stands where the puzzle
+                        // then has one solution.
+                        (Some(&d), n) if n >= 2 => {
+                            *answer = Some((d, 0.5, Method::Classifier));
+                            disputed.push((g, [d, d]));
+                            certain.push(g);
+                        }
+                        // The decoder alone only proposes: the rules name it.
+                        (Some(&d), _) if voices[1].is_some() => {
+                            *answer = Some((d, 0.5, Method::Rules));
+                            disputed.push((g, [d, d]));
+                        }
+                        (Some(&d), _) => {
+                            *answer = Some((d, 0.5, Method::Classifier));
+                            disputed.push((g, [d, d]));
+                            if shape.is_some_and(|s| s.1 >= CERTAIN_SHAPE && groups[g].1.len() >= 2)
+                            {
+                                certain.push(g);
+                            }
+                        }
+                        // The shape model against the others, who agree: the rules
+                        // choose between the two.
+                        _ => {
+                            let others: Vec<u8> = voices[..2].iter().flatten().copied().collect();
+                            let other = others.first().filter(|&&o| others.iter().all(|&x| x == o));
+                            if let (Some(&o), Some((s, _))) = (other, shape) {
+                                *answer = Some((o, 0.5, Method::Classifier));
+                                disputed.push((g, [o, s]));
+                            }
+                        }
                     }
-                    (Some(d), None) => {
-                        *answer = Some((d, 0.5, Method::Classifier));
-                        disputed.push((g, [d, d]));
-                    }
-                    // The decoder alone only proposes: the rules name it.
-                    (None, Some(d)) => {
-                        *answer = Some((d, 0.5, Method::Rules));
-                        disputed.push((g, [d, d]));
-                    }
-                    _ => {}
-                },
+                }
                 _ => {}
             }
         }
-        disputed
+        (disputed, certain)
     }
 
     /// Writes each named group's digit into its cells, and remembers the looks that
@@ -330,6 +385,7 @@ impl Reader {
         reading: &mut Reading,
         groups: &Groups,
         disputed: &[(usize, [u8; 2])],
+        certain: &[usize],
     ) {
         // A 1 disputed with another digit is a 1 where its glyph is far narrower than
         // every sure glyph of another digit (the width, not a third reader, decides).
@@ -387,7 +443,10 @@ impl Reader {
         for (k, (g, digits)) in disputed.iter().enumerate() {
             let (sig, members) = &groups[*g];
             let settled = settled.filter(|grid| {
-                only[k] || narrow[k] || nearest_look_agrees(grid, groups, &unsure, *g)
+                only[k]
+                    || narrow[k]
+                    || (certain.contains(g) && !relabelled(grid, &groups[*g].1))
+                    || nearest_look_agrees(grid, groups, &unsure, *g)
             });
             match settled {
                 Some(grid) => {

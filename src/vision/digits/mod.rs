@@ -9,12 +9,14 @@
 //! readings contradict.
 
 pub mod agreement;
+mod by_shape;
 pub mod classifier;
 pub mod givens;
 pub mod ocr;
 pub mod readers;
 pub mod rules;
 pub mod segments;
+pub mod shapes;
 pub mod widths;
 
 pub use readers::{Reader, ReaderOptions};

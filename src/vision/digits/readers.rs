@@ -6,6 +6,7 @@
 
 use super::classifier::DigitClassifier;
 use super::ocr::Ocr;
+use super::shapes::ShapeModel;
 use crate::vision::glyphs::signature::Signature;
 use crate::vision::reading::ReadError;
 
@@ -58,6 +59,8 @@ pub struct Reader {
     pub(in crate::vision) last_looks: Vec<Option<Signature>>,
     /// The digit classifier for photos, loaded on first use.
     pub(in crate::vision) classifier: Option<DigitClassifier>,
+    /// The glyph shape model, loaded on first use.
+    pub(in crate::vision) shapes: Option<ShapeModel>,
 }
 
 impl Reader {
@@ -78,6 +81,7 @@ impl Reader {
             known: Vec::new(),
             last_looks: Vec::new(),
             classifier: None,
+            shapes: None,
         })
     }
 
@@ -91,6 +95,7 @@ impl Reader {
             known: Vec::new(),
             last_looks: Vec::new(),
             classifier: None,
+            shapes: None,
         }
     }
 }

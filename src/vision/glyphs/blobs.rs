@@ -71,7 +71,21 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
                 && b.x1 + gap >= g.x0
                 && b.y0 + gap >= g.y0
                 && b.y1 <= g.y1 + gap;
-            if (overlap_x && overlap_y) || beside {
+            // A seven-segment digit's bars stand apart at its corners: a bar (three
+            // times as long as thick, 2 px thick or more, a quarter of the glyph long)
+            // within the gap of the glyph both ways is one of its segments. A streak a
+            // pixel thin beside a digit is a bevel's or a fringe's.
+            let (bw, bh) = (b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
+            let bar = bw.max(bh) >= 3 * bw.min(bh)
+                && bw.min(bh) >= 2
+                && 4 * bw.max(bh) > g.y1 - g.y0;
+            let segment = tall_enough
+                && bar
+                && b.x0 <= g.x1 + gap
+                && b.x1 + gap >= g.x0
+                && b.y0 <= g.y1 + gap
+                && b.y1 + gap >= g.y0;
+            if (overlap_x && overlap_y) || beside || segment {
                 g = Blob {
                     x0: g.x0.min(b.x0),
                     y0: g.y0.min(b.y0),

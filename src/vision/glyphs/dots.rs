@@ -14,6 +14,12 @@ const DOT_GAP: f32 = 0.05;
 const MAX_DOT: f32 = 0.1;
 /// A dotted digit has at least this many dots (a "1" in a 5x7 matrix has 7 or more).
 const MIN_DOTS: usize = 7;
+/// ... and a matrix of dots spaced by their own size at least this many: a bold 1 seen
+/// through a screen of dots a tenth of the cell apart is a column of four, and its
+/// flag's dots are cut (Nimbus Sans Bold's 1 in 110 px cells: taken for pencil marks,
+/// the cell was read as empty). Such a column is a third of the cell high, all its dots
+/// of one size: pencil marks are neither.
+const MIN_SPACED_DOTS: usize = 4;
 
 /// The gap in pixels between dots of one digit, in a cell `h` pixels high.
 pub fn gap(h: u32) -> u32 {
@@ -49,28 +55,31 @@ pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<([u32; 4], u32)> {
     let median = sizes.get(sizes.len() / 2).copied().unwrap_or(0);
     let by_size = (median as f32 * GAP_PER_DOT).round() as u32;
     let by_cell = gap(h);
-    cluster_within(&dots, by_cell)
+    cluster_within(&dots, by_cell, MIN_DOTS)
         .map(|b| (b, by_cell))
         .or_else(|| {
             // A matrix's dots are all one size: a JPEG's fragments of pencil marks vary.
+            // A dot the digit's edge cuts keeps its size one way and half of it the
+            // other (the dots of a bold 1's stem, narrower than the screen's pitch).
             let alike: Vec<[u32; 4]> = dots
                 .iter()
                 .copied()
                 .filter(|b| {
-                    (b[2] - b[0] + 1).abs_diff(median) <= 1
-                        && (b[3] - b[1] + 1).abs_diff(median) <= 1
+                    let (w, h) = (b[2] - b[0] + 1, b[3] - b[1] + 1);
+                    w.max(h).abs_diff(median) <= 1 && 2 * w.min(h) >= median
                 })
                 .collect();
-            let b = cluster_within(&alike, by_size).filter(|_| by_size > by_cell)?;
+            let b =
+                cluster_within(&alike, by_size, MIN_SPACED_DOTS).filter(|_| by_size > by_cell)?;
             // Joined this far apart, only a digit-tall cluster counts: the fragments
             // of one pencil mark in a JPEG join too, and are not as tall.
             ((b[3] - b[1] + 1) as f32 >= MIN_SPACED_HEIGHT * h as f32).then_some((b, by_size))
         })
 }
 
-/// The box of the tallest cluster of [`MIN_DOTS`] or more `dots`, each within `gap` of
+/// The box of the tallest cluster of `min` or more `dots`, each within `gap` of
 /// another.
-fn cluster_within(dots: &[[u32; 4]], gap: u32) -> Option<[u32; 4]> {
+fn cluster_within(dots: &[[u32; 4]], gap: u32, min: usize) -> Option<[u32; 4]> {
     let mut group: Vec<usize> = (0..dots.len()).collect();
     fn root(group: &mut [usize], mut i: usize) -> usize {
         while group[i] != i {
@@ -111,7 +120,7 @@ fn cluster_within(dots: &[[u32; 4]], gap: u32) -> Option<[u32; 4]> {
     clusters
         .iter()
         .zip(&counts)
-        .filter(|(_, &n)| n >= MIN_DOTS)
+        .filter(|(_, &n)| n >= min)
         .map(|((_, b), _)| *b)
         .max_by_key(|b| (b[3] - b[1], b[2] - b[0]))
 }
@@ -216,6 +225,19 @@ mod tests {
             .map(|k| [2 + 5 * k, 1 + 5 * k, 3 + 5 * k, 2 + 5 * k])
             .collect();
         assert_eq!(cluster(&specks, 40), None);
+    }
+
+    #[test]
+    fn a_column_of_four_dots_a_third_of_the_cell_high_is_a_one() {
+        // Nimbus Sans Bold's 1 through a screen of dots at 110 px: four dots, the stem
+        // narrower than the pitch cuts them to 8x10, and a piece of its flag.
+        let column: Vec<[u32; 4]> = (1..4)
+            .map(|k| [52, 28 + 11 * k, 59, 37 + 11 * k])
+            .chain([[50, 28, 59, 37], [40, 30, 48, 36], [54, 22, 58, 26]])
+            .collect();
+        assert_eq!(cluster(&column, 110).map(|c| c.0), Some([40, 28, 59, 70]));
+        // Three dots are not one.
+        assert_eq!(cluster(&column[..3], 110), None);
     }
 
     #[test]

@@ -267,6 +267,26 @@ fn a_stencil_digits_pieces_side_by_side_are_one_glyph_but_a_thin_streak_beside_i
     assert_eq!((g.bbox.x, g.bbox.w), (28.0, 9.0), "the digit alone");
 }
 
+#[test]
+fn a_seven_segment_digits_bars_standing_apart_are_one_glyph() {
+    // A "6": bars 3 px thick, 2 px apart at the corners (DSEG7 Classic Mini at 80 px),
+    // the top bar short of the upright ones: none overlaps the tallest bar both ways.
+    let six = [
+        (24, 12, 11, 3),
+        (20, 16, 3, 12),
+        (24, 29, 11, 3),
+        (20, 33, 3, 12),
+        (36, 33, 3, 12),
+        (24, 46, 11, 3),
+    ];
+    let (img, cell) = cell_with(&six, [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!(
+        (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+        (20.0, 12.0, 19.0, 37.0)
+    );
+}
+
 /// A glyph of height `h`, for the height tests.
 fn of_height(h: f32) -> Option<Glyph> {
     Some(Glyph {

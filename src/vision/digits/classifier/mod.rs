@@ -97,6 +97,16 @@ impl DigitClassifier {
     /// Parses the model format: "SDG1", u32 layer count, then per layer u32 inputs,
     /// u32 outputs, the weights and the biases as f32, all little-endian.
     pub fn from_bytes(bytes: &[u8], what: &str) -> Result<DigitClassifier, ClassifierError> {
+        DigitClassifier::from_bytes_of(bytes, what, INPUTS)
+    }
+
+    /// [`DigitClassifier::from_bytes`] for a model of `inputs` inputs (the glyph shape
+    /// model's input is not the cell classifier's).
+    pub fn from_bytes_of(
+        bytes: &[u8],
+        what: &str,
+        inputs: usize,
+    ) -> Result<DigitClassifier, ClassifierError> {
         let bad = |detail: &str| ClassifierError::BadModel {
             what: what.to_string(),
             detail: detail.to_string(),
@@ -114,7 +124,7 @@ impl DigitClassifier {
         };
         let count = next_u32(&mut pos)?;
         let mut layers = Vec::with_capacity(count);
-        let mut expected_inputs = INPUTS;
+        let mut expected_inputs = inputs;
         for _ in 0..count {
             let inputs = next_u32(&mut pos)?;
             let outputs = next_u32(&mut pos)?;
