@@ -76,9 +76,8 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
             // within the gap of the glyph both ways is one of its segments. A streak a
             // pixel thin beside a digit is a bevel's or a fringe's.
             let (bw, bh) = (b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
-            let bar = bw.max(bh) >= 3 * bw.min(bh)
-                && bw.min(bh) >= 2
-                && 4 * bw.max(bh) > g.y1 - g.y0;
+            let bar =
+                bw.max(bh) >= 3 * bw.min(bh) && bw.min(bh) >= 2 && 4 * bw.max(bh) > g.y1 - g.y0;
             let segment = tall_enough
                 && bar
                 && b.x0 <= g.x1 + gap
