@@ -1,42 +1,33 @@
 //! The glyph shape model's part in naming a screenshot's givens ([`super::givens`]):
 //! its digit for a look-alike group, its check on the groups Tesseract named, the
-//! groups it splits, and when the rules may take its word.
+//! groups it splits.
 
 use super::readers::Reader;
 use super::rules::Groups;
 use super::shapes::ShapeModel;
-use crate::grid::Grid;
 use crate::vision::glyphs::signature::Signature;
 use crate::vision::glyphs::Glyph;
 
 /// The shape model names a glyph only this sure of it.
 pub(super) const SURE_SHAPE: f32 = 0.9;
-/// A group of two or more glyphs the shape model alone names, this sure of each, takes
-/// its digit where the puzzle then has exactly one solution, though another digit
-/// would fit its cells too (the rules alone, and the nearest sure look, cannot tell a
-/// face no other reader knows).
-pub(super) const CERTAIN_SHAPE: f32 = 0.99;
-
 impl Reader {
-    /// The shape model's digit for a look-alike group, and how sure it is of its least
-    /// sure glyph: each of its three tallest glyphs read, all sure ([`SURE_SHAPE`]) of
-    /// the same digit.
+    /// The shape model's digit for a look-alike group: each of its three tallest glyphs
+    /// read, all sure ([`SURE_SHAPE`]) of the same digit.
     pub(in crate::vision) fn shape_reads(
         &mut self,
         members: &[usize],
         givens: &[Option<&Glyph>],
-    ) -> Option<(u8, f32)> {
+    ) -> Option<u8> {
         let model = self.shapes.get_or_insert_with(ShapeModel::load);
         let mut order: Vec<&Glyph> = members.iter().filter_map(|&i| givens[i]).collect();
         order.sort_by(|a, b| b.bbox.h.total_cmp(&a.bbox.h));
         let reads: Vec<Option<(u8, f32)>> =
             order.iter().take(3).map(|g| model.read(&g.ink)).collect();
         let first = reads.first().copied().flatten()?.0;
-        let least = reads
+        reads
             .iter()
-            .map(|r| r.filter(|r| r.0 == first).map_or(0.0, |r| r.1))
-            .fold(1.0, f32::min);
-        (least >= SURE_SHAPE).then_some((first, least))
+            .all(|r| r.is_some_and(|(d, p)| d == first && p >= SURE_SHAPE))
+            .then_some(first)
     }
 
     /// Whether the shape model is sure ([`SURE_SHAPE`]) that `glyph` is `d`.
@@ -115,36 +106,5 @@ impl Reader {
             }
         }
         (out, split)
-    }
-}
-
-/// Whether the digit of `members` could be any digit the grid lacks, for all the rules
-/// can tell: they hold all of its kind, and a digit is missing from the grid (the same
-/// puzzle with the two swapped is as good). DejaVu Sans ExtraLight's 7 px 3s, taken for
-/// 8s by the classifier and the shape model together, in a puzzle with no 8.
-pub(super) fn relabelled(grid: &Grid, members: &[usize]) -> bool {
-    let cells = grid.cells();
-    let d = cells[members[0]];
-    let alone = (0..81).all(|i| cells[i] != d || members.contains(&i));
-    let present = cells.iter().fold(0u16, |m, &v| m | 1 << v);
-    alone && (1..=9).any(|e| present & 1 << e == 0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_digit_read_alone_could_be_the_one_the_puzzle_lacks() {
-        // A puzzle with no 9: its 3s, all in one group, could as well be 9s.
-        let puzzle =
-            "53..7....6..1.5....38....6.8...6...34..8.3..17...2...6.6....28....41...5....8..7.";
-        let grid = Grid::parse(puzzle).unwrap();
-        let threes: Vec<usize> = (0..81).filter(|&i| grid.cells()[i] == 3).collect();
-        assert!(relabelled(&grid, &threes));
-        // Not when another group holds 3s too, nor when every digit is there.
-        assert!(!relabelled(&grid, &threes[1..]));
-        let full = Grid::parse(&puzzle.replacen('.', "9", 1)).unwrap();
-        assert!(!relabelled(&full, &threes));
     }
 }

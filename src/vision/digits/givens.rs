@@ -4,7 +4,6 @@
 //! neither names a group, the sudoku rules decide, and otherwise the cells are doubtful.
 //! Never a guess.
 
-use super::by_shape::{relabelled, CERTAIN_SHAPE};
 use super::classifier::DigitClassifier;
 use super::readers::{Known, Reader};
 use super::rules::{clashing_groups, nearest_look_agrees, only_fit, Answer, Groups};
@@ -82,7 +81,7 @@ impl Reader {
         let (groups, split) = self.split_by_shape(groups, givens);
         let learnt_before = self.known.len();
         let mut answers = self.name_groups(&groups, givens);
-        let (disputed, certain) = self.ask_the_classifier(&groups, &mut answers, givens);
+        let disputed = self.ask_the_classifier(&groups, &mut answers, givens);
         for (g, (_, members)) in groups.iter().enumerate() {
             let (r, c) = (members[0] / 9 + 1, members[0] % 9 + 1);
             tracing::debug!(
@@ -119,7 +118,7 @@ impl Reader {
             self.decide_unknown_groups(&mut reading, &groups, &answers, &unknown_groups);
         }
         if !disputed.is_empty() {
-            self.settle_disputes(&mut reading, &groups, &disputed, &certain);
+            self.settle_disputes(&mut reading, &groups, &disputed);
         }
         // Looks the shape model split hold more than one digit: not to be known by look.
         if !split.is_empty() {
@@ -209,9 +208,8 @@ impl Reader {
         groups: &Groups,
         answers: &mut [Answer],
         givens: &[Option<&Glyph>],
-    ) -> (Vec<(usize, [u8; 2])>, Vec<usize>) {
+    ) -> Vec<(usize, [u8; 2])> {
         let mut disputed: Vec<(usize, [u8; 2])> = Vec::new();
-        let mut certain: Vec<usize> = Vec::new();
         for (g, answer) in answers.iter_mut().enumerate() {
             let glyph = tallest(&groups[g].1, givens);
             match *answer {
@@ -238,7 +236,7 @@ impl Reader {
                     let voices = [
                         self.classifier_reads(glyph),
                         segments::decode(&glyph.ink),
-                        shape.map(|s| s.0),
+                        shape,
                     ];
                     tracing::debug!(
                         "{}: classifier {:?}, segments {:?}, shapes {:?}",
@@ -253,32 +251,23 @@ impl Reader {
                         (Some(&d), _) if voices[0].is_some() && voices[1].is_some() => {
                             *answer = Some((d, 0.5, Method::Classifier));
                         }
-                        // The shape model and another reader: it stands where the puzzle
-                        // then has one solution.
-                        (Some(&d), n) if n >= 2 => {
-                            *answer = Some((d, 0.5, Method::Classifier));
+                        // Otherwise the rules must agree. The decoder alone only
+                        // proposes: the rules name it.
+                        (Some(&d), n) => {
+                            let by = if n == 1 && voices[1].is_some() {
+                                Method::Rules
+                            } else {
+                                Method::Classifier
+                            };
+                            *answer = Some((d, 0.5, by));
                             disputed.push((g, [d, d]));
-                            certain.push(g);
-                        }
-                        // The decoder alone only proposes: the rules name it.
-                        (Some(&d), _) if voices[1].is_some() => {
-                            *answer = Some((d, 0.5, Method::Rules));
-                            disputed.push((g, [d, d]));
-                        }
-                        (Some(&d), _) => {
-                            *answer = Some((d, 0.5, Method::Classifier));
-                            disputed.push((g, [d, d]));
-                            if shape.is_some_and(|s| s.1 >= CERTAIN_SHAPE && groups[g].1.len() >= 2)
-                            {
-                                certain.push(g);
-                            }
                         }
                         // The shape model against the others, who agree: the rules
                         // choose between the two.
                         _ => {
                             let others: Vec<u8> = voices[..2].iter().flatten().copied().collect();
                             let other = others.first().filter(|&&o| others.iter().all(|&x| x == o));
-                            if let (Some(&o), Some((s, _))) = (other, shape) {
+                            if let (Some(&o), Some(s)) = (other, shape) {
                                 *answer = Some((o, 0.5, Method::Classifier));
                                 disputed.push((g, [o, s]));
                             }
@@ -288,7 +277,7 @@ impl Reader {
                 _ => {}
             }
         }
-        (disputed, certain)
+        disputed
     }
 
     /// Writes each named group's digit into its cells, and remembers the looks that
@@ -385,7 +374,6 @@ impl Reader {
         reading: &mut Reading,
         groups: &Groups,
         disputed: &[(usize, [u8; 2])],
-        certain: &[usize],
     ) {
         // A 1 disputed with another digit is a 1 where its glyph is far narrower than
         // every sure glyph of another digit (the width, not a third reader, decides).
@@ -443,10 +431,7 @@ impl Reader {
         for (k, (g, digits)) in disputed.iter().enumerate() {
             let (sig, members) = &groups[*g];
             let settled = settled.filter(|grid| {
-                only[k]
-                    || narrow[k]
-                    || (certain.contains(g) && !relabelled(grid, &groups[*g].1))
-                    || nearest_look_agrees(grid, groups, &unsure, *g)
+                only[k] || narrow[k] || nearest_look_agrees(grid, groups, &unsure, *g)
             });
             match settled {
                 Some(grid) => {
@@ -585,6 +570,67 @@ mod tests {
             doubtful: false,
             alone,
         }
+    }
+
+    /// A reading of `puzzle` as if every digit had been read.
+    fn read_as(puzzle: &str) -> Reading {
+        let grid = Grid::parse(puzzle).unwrap();
+        let cell_box = Rect {
+            x: 0.0,
+            y: 0.0,
+            w: 10.0,
+            h: 10.0,
+        };
+        let cells = grid
+            .cells()
+            .iter()
+            .map(|&d| CellReading {
+                digit: (d != 0).then_some(d),
+                confidence: 0.5,
+                method: if d != 0 {
+                    Method::Classifier
+                } else {
+                    Method::Empty
+                },
+                cell_box,
+                digit_box: (d != 0).then_some(cell_box),
+                alternatives: Vec::new(),
+            })
+            .collect();
+        Reading {
+            grid,
+            corners: [crate::vision::geometry::Point { x: 0.0, y: 0.0 }; 4],
+            cells,
+            to_picture: Homography::IDENTITY,
+            verdict: Verdict::unjudged(),
+        }
+    }
+
+    #[test]
+    fn a_digit_no_tesseract_read_names_stands_only_where_it_could_not_be_the_missing_one() {
+        // A 17-clue puzzle with no 9 (tdoku's 17_clue_sample): its 1s, all in one
+        // group the shape model and the classifier named, could as well be 9s (DejaVu
+        // Sans ExtraLight's 7 px 3s, taken for 8s by both in a puzzle with no 8).
+        let puzzle =
+            ".................1..2..3.4.......52..6.....7.41..6.......2.5......78.....4......3";
+        let ones: Vec<usize> = (0..81).filter(|&i| &puzzle[i..=i] == "1").collect();
+        let look = Signature::of(&GrayImage::new(4, 4));
+        let mut reader = Reader::without_ocr();
+        let mut reading = read_as(puzzle);
+        let groups: Groups = vec![(look.clone(), ones.clone())];
+        reader.settle_disputes(&mut reading, &groups, &[(0, [1, 1])]);
+        assert!(
+            ones.iter().all(|&i| reading.cells[i].digit.is_none()),
+            "doubtful"
+        );
+        // Where another group holds a 1 too, the swap would clash: the digit stands.
+        let mut reading = read_as(puzzle);
+        let groups: Groups = vec![(look.clone(), ones[1..].to_vec()), (look, vec![ones[0]])];
+        reader.settle_disputes(&mut reading, &groups, &[(0, [1, 1])]);
+        assert!(
+            ones.iter().all(|&i| reading.cells[i].digit == Some(1)),
+            "read"
+        );
     }
 
     #[test]
