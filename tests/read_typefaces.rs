@@ -95,6 +95,8 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     "dots-nimbussans-700-110.png",
     "dots-hack-700-24.png",
     "seg7-dseg77seggchan-400-24.png",
+    // Read since the shape model rules out the digit missing from the puzzle.
+    "seg7-dseg77seggchan-400-14.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the
@@ -139,6 +141,10 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     "oled-inter-100-250.png",
     "dots-inter-700-12.png",
     "dots-inter-700-80.png",
+    // Read since a third reader seconds Tesseract (B612's 3s, the classifier's 5s),
+    // or the shape model rules out the digit missing from the puzzle.
+    "outline-b612-700-250.png",
+    "dots-b612mono-700-30.png",
 ];
 
 /// Pictures of the third hold-out read exactly (the others are refused): drawn on
@@ -187,6 +193,11 @@ const HOLDOUT3_READ_EXACTLY: &[&str] = &[
     "dots-robotocondensed-700-20.png",
     "dots-robotocondensed-700-34.png",
     "dots-robotocondensed-700-150.png",
+    // Read since the shape model rules out the digit missing from the puzzle (tuning
+    // material since stop 37).
+    "seg7-dseg14classicmini-400-13.png",
+    "oled-roboto-100-56.png",
+    "dots-robotocondensed-700-56.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot
@@ -216,6 +227,11 @@ const UNCONFIRMED: &[&str] = &[
     "seg7-dseg14classicmini-400-34.png",
     "outline-notoserif-700-20.png",
     "outline-notoserif-700-56.png",
+    // Read since stop 37's rules (the shape model rules out the missing digit), where
+    // the second reading's Tesseract names another digit: 7SEGGCHAN at 14 px, B612
+    // Mono's dotted 4s at 30 px (Tesseract's 9s, as in the first reading).
+    "seg7-dseg77seggchan-400-14.png",
+    "dots-b612mono-700-30.png",
 ];
 
 /// Reads every picture of `set` (`count` of them): each exactly or refused, never

@@ -10,6 +10,8 @@ use crate::vision::glyphs::Glyph;
 
 /// The shape model names a glyph only this sure of it.
 pub(super) const SURE_SHAPE: f32 = 0.9;
+/// ... and sure a glyph is not a digit it gives less than this.
+pub(super) const UNLIKE: f32 = 0.01;
 impl Reader {
     /// The shape model's digit for a look-alike group: each of its three tallest glyphs
     /// read, all sure ([`SURE_SHAPE`]) of the same digit.
@@ -28,6 +30,30 @@ impl Reader {
             .iter()
             .all(|r| r.is_some_and(|(d, p)| d == first && p >= SURE_SHAPE))
             .then_some(first)
+    }
+
+    /// The digits the shape model is sure a group is not: below [`UNLIKE`] for each of
+    /// its three tallest glyphs (a bit mask, bit d for digit d).
+    pub(in crate::vision) fn shape_unlike(
+        &mut self,
+        members: &[usize],
+        givens: &[Option<&Glyph>],
+    ) -> u16 {
+        let model = self.shapes.get_or_insert_with(ShapeModel::load);
+        let mut order: Vec<&Glyph> = members.iter().filter_map(|&i| givens[i]).collect();
+        order.sort_by(|a, b| b.bbox.h.total_cmp(&a.bbox.h));
+        let mut unlike = 0b11_1111_1110;
+        for g in order.iter().take(3) {
+            let Some(p) = model.probabilities(&g.ink) else {
+                return 0;
+            };
+            for d in 1..=9 {
+                if p[d] >= UNLIKE {
+                    unlike &= !(1 << d);
+                }
+            }
+        }
+        unlike
     }
 
     /// Whether the shape model is sure ([`SURE_SHAPE`]) that `glyph` is `d`.

@@ -6,7 +6,7 @@
 
 use super::classifier::DigitClassifier;
 use super::readers::{Known, Reader};
-use super::rules::{clashing_groups, nearest_look_agrees, only_fit, Answer, Groups};
+use super::rules::{clashing_groups, nearest_look_agrees, only_fit, only_fit_but, Answer, Groups};
 use super::segments;
 use super::widths::narrow_as_a_one;
 use crate::grid::{Grid, Verdict};
@@ -24,6 +24,31 @@ const MAX_DISPUTED: usize = 4;
 /// A printed digit fills about 60% of its cell's height: the square the classifier
 /// sees around a glyph.
 const CLASSIFIER_CELL_RATIO: f32 = 1.6;
+
+/// A glyph group the readers disagree on, for the rules to settle.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::vision) struct Dispute {
+    pub(in crate::vision) group: usize,
+    /// The two readers' digits, Tesseract's first; the same digit twice for a group one
+    /// reader alone named.
+    pub(in crate::vision) digits: [u8; 2],
+    /// A third reader's digit, where it is sure of one of the two.
+    pub(in crate::vision) seconded: Option<u8>,
+    /// The digits the shape model, naming the group, is sure it is not (a bit mask):
+    /// the rules need not rule them out.
+    pub(in crate::vision) unlike: u16,
+}
+
+impl Dispute {
+    fn new(group: usize, digits: [u8; 2]) -> Dispute {
+        Dispute {
+            group,
+            digits,
+            seconded: None,
+            unlike: 0,
+        }
+    }
+}
 
 /// The grid of the digits in `cells`.
 fn grid_of(cells: &[CellReading]) -> Grid {
@@ -202,30 +227,42 @@ impl Reader {
     /// the group between the two, or it is doubtful. A group Tesseract cannot read (a
     /// seven-segment digit) is the classifier's and the segment decoder's where both
     /// name the same digit; one of them alone names it only if the rules agree (one
-    /// solution). The disputed groups, each with its two digits.
+    /// solution). The disputed groups, each with its two digits, the third reader's
+    /// word where it seconds one, and the digits the shape model is sure a group it
+    /// names is not (the digit missing from a puzzle, which the rules cannot rule out).
     fn ask_the_classifier(
         &mut self,
         groups: &Groups,
         answers: &mut [Answer],
         givens: &[Option<&Glyph>],
-    ) -> Vec<(usize, [u8; 2])> {
-        let mut disputed: Vec<(usize, [u8; 2])> = Vec::new();
+    ) -> Vec<Dispute> {
+        let mut disputed: Vec<Dispute> = Vec::new();
         for (g, answer) in answers.iter_mut().enumerate() {
             let glyph = tallest(&groups[g].1, givens);
             match *answer {
+                // Tesseract named it: the classifier, then the shape model, may say
+                // otherwise; the third reader's word goes with the dispute.
                 Some((d, _, Method::Ocr)) => {
-                    if let Some(other) = self.classifier_reads(glyph).filter(|&o| o != d) {
+                    let classifier = self.classifier_reads(glyph);
+                    if let Some(other) = classifier.filter(|&o| o != d) {
+                        let shape = self.shape_reads(&groups[g].1, givens);
                         tracing::debug!(
-                            "{}: Tesseract reads {d}, the classifier {other}",
+                            "{}: Tesseract reads {d}, the classifier {other}, the shape model {shape:?}",
                             crate::grid::cell_name(groups[g].1[0])
                         );
-                        disputed.push((g, [d, other]));
+                        disputed.push(Dispute {
+                            seconded: shape.filter(|s| [d, other].contains(s)),
+                            ..Dispute::new(g, [d, other])
+                        });
                     } else if let Some(other) = self.shape_differs(&groups[g].1, givens, d) {
                         tracing::debug!(
-                            "{}: Tesseract reads {d}, the shape model {other}",
+                            "{}: Tesseract reads {d}, the shape model {other}, the classifier {classifier:?}",
                             crate::grid::cell_name(groups[g].1[0])
                         );
-                        disputed.push((g, [d, other]));
+                        disputed.push(Dispute {
+                            seconded: classifier,
+                            ..Dispute::new(g, [d, other])
+                        });
                     }
                 }
                 // Tesseract cannot read it: the classifier, the segment decoder and the
@@ -260,7 +297,15 @@ impl Reader {
                                 Method::Classifier
                             };
                             *answer = Some((d, 0.5, by));
-                            disputed.push((g, [d, d]));
+                            let unlike = if shape == Some(d) {
+                                self.shape_unlike(&groups[g].1, givens)
+                            } else {
+                                0
+                            };
+                            disputed.push(Dispute {
+                                unlike,
+                                ..Dispute::new(g, [d, d])
+                            });
                         }
                         // The shape model against the others, who agree: the rules
                         // choose between the two.
@@ -269,7 +314,7 @@ impl Reader {
                             let other = others.first().filter(|&&o| others.iter().all(|&x| x == o));
                             if let (Some(&o), Some(s)) = (other, shape) {
                                 *answer = Some((o, 0.5, Method::Classifier));
-                                disputed.push((g, [o, s]));
+                                disputed.push(Dispute::new(g, [o, s]));
                             }
                         }
                     }
@@ -286,14 +331,14 @@ impl Reader {
         &mut self,
         groups: &Groups,
         answers: &[Answer],
-        disputed: &[(usize, [u8; 2])],
+        disputed: &[Dispute],
         cells: &mut [CellReading],
     ) -> Vec<usize> {
         let mut unknown_groups = Vec::new();
         for (g, (sig, members)) in groups.iter().enumerate() {
             match answers[g] {
                 Some((d, c, m)) => {
-                    if m == Method::Ocr && !disputed.iter().any(|x| x.0 == g) {
+                    if m == Method::Ocr && !disputed.iter().any(|x| x.group == g) {
                         self.known.push(Known {
                             signature: sig.clone(),
                             digit: d,
@@ -365,50 +410,49 @@ impl Reader {
         reading.grid = grid_of(&reading.cells);
     }
 
-    /// Groups the two readers disagree on (`disputed`: group and its two digits; the
-    /// same digit twice for a group only the classifier read): the one choice of digits
-    /// that leaves a puzzle with exactly one solution is taken; with none or several,
-    /// the groups' cells are doubtful. Never a guess.
+    /// Groups the readers disagree on: the one choice of digits that leaves a puzzle
+    /// with exactly one solution is taken; with none or several, the groups' cells are
+    /// doubtful. Never a guess.
     pub(in crate::vision) fn settle_disputes(
         &mut self,
         reading: &mut Reading,
         groups: &Groups,
-        disputed: &[(usize, [u8; 2])],
+        disputed: &[Dispute],
     ) {
         // A 1 disputed with another digit is a 1 where its glyph is far narrower than
         // every sure glyph of another digit (the width, not a third reader, decides).
         let sure: Vec<usize> = (0..groups.len())
-            .filter(|g| !disputed.iter().any(|x| x.0 == *g))
+            .filter(|g| !disputed.iter().any(|x| x.group == *g))
             .flat_map(|g| groups[g].1.iter().copied())
             .filter(|&i| matches!(reading.cells[i].method, Method::Ocr | Method::Template))
             .collect();
         let narrow: Vec<bool> = disputed
             .iter()
-            .map(|(g, digits)| {
-                digits[0] != digits[1]
-                    && digits.contains(&1)
-                    && narrow_as_a_one(&reading.cells, &groups[*g].1, &sure)
+            .map(|x| {
+                x.digits[0] != x.digits[1]
+                    && x.digits.contains(&1)
+                    && narrow_as_a_one(&reading.cells, &groups[x.group].1, &sure)
             })
             .collect();
-        let disputed: Vec<(usize, [u8; 2])> = disputed
+        let disputed: Vec<Dispute> = disputed
             .iter()
             .zip(&narrow)
-            .map(|(&(g, digits), &n)| if n { (g, [1, 1]) } else { (g, digits) })
+            .map(|(&x, &n)| if n { Dispute::new(x.group, [1, 1]) } else { x })
             .collect();
         let mut fits = Vec::new();
         let open: Vec<usize> = (0..disputed.len())
-            .filter(|&k| disputed[k].1[0] != disputed[k].1[1])
+            .filter(|&k| disputed[k].digits[0] != disputed[k].digits[1])
             .collect();
         if open.len() <= MAX_DISPUTED {
             for choice in 0..1u32 << open.len() {
                 let mut grid = reading.grid;
-                for (k, (g, digits)) in disputed.iter().enumerate() {
+                for (k, x) in disputed.iter().enumerate() {
                     let pick = open
                         .iter()
                         .position(|&o| o == k)
                         .map_or(0, |bit| (choice >> bit) as usize & 1);
-                    for &i in &groups[*g].1 {
-                        grid.set(i / 9, i % 9, digits[pick]);
+                    for &i in &groups[x.group].1 {
+                        grid.set(i / 9, i % 9, x.digits[pick]);
                     }
                 }
                 if is_proper_puzzle(&grid) {
@@ -419,19 +463,23 @@ impl Reader {
         let settled = (fits.len() == 1).then(|| fits[0]);
         // And each group's digit must be the only one that fits there (the two readers
         // may both be wrong about another group), or its glyphs must look most like
-        // the sure glyphs of that digit.
+        // the sure glyphs of that digit, or a third reader must be sure of it where
+        // the rules ruled out the other reader's digit.
         let only: Vec<bool> = disputed
             .iter()
-            .map(|(g, _)| settled.is_some_and(|grid| only_fit(&grid, &groups[*g].1)))
+            .map(|x| settled.is_some_and(|grid| only_fit_but(&grid, &groups[x.group].1, x.unlike)))
             .collect();
         let unsure: Vec<usize> = (0..disputed.len())
             .filter(|&k| !only[k])
-            .map(|k| disputed[k].0)
+            .map(|k| disputed[k].group)
             .collect();
-        for (k, (g, digits)) in disputed.iter().enumerate() {
+        for (k, x) in disputed.iter().enumerate() {
+            let (g, digits) = (&x.group, &x.digits);
             let (sig, members) = &groups[*g];
             let settled = settled.filter(|grid| {
-                only[k] || narrow[k] || nearest_look_agrees(grid, groups, &unsure, *g)
+                let seconded =
+                    digits[0] != digits[1] && x.seconded == Some(grid.cells()[members[0]]);
+                only[k] || narrow[k] || seconded || nearest_look_agrees(grid, groups, &unsure, *g)
             });
             match settled {
                 Some(grid) => {
@@ -618,7 +666,7 @@ mod tests {
         let mut reader = Reader::without_ocr();
         let mut reading = read_as(puzzle);
         let groups: Groups = vec![(look.clone(), ones.clone())];
-        reader.settle_disputes(&mut reading, &groups, &[(0, [1, 1])]);
+        reader.settle_disputes(&mut reading, &groups, &[Dispute::new(0, [1, 1])]);
         assert!(
             ones.iter().all(|&i| reading.cells[i].digit.is_none()),
             "doubtful"
@@ -626,11 +674,63 @@ mod tests {
         // Where another group holds a 1 too, the swap would clash: the digit stands.
         let mut reading = read_as(puzzle);
         let groups: Groups = vec![(look.clone(), ones[1..].to_vec()), (look, vec![ones[0]])];
-        reader.settle_disputes(&mut reading, &groups, &[(0, [1, 1])]);
+        reader.settle_disputes(&mut reading, &groups, &[Dispute::new(0, [1, 1])]);
         assert!(
             ones.iter().all(|&i| reading.cells[i].digit == Some(1)),
             "read"
         );
+    }
+
+    #[test]
+    fn a_digit_the_rules_cannot_tell_from_the_missing_one_stands_where_a_reader_rules_that_one_out()
+    {
+        // The 17-clue puzzle with no 9: its 1s, all in one group, could as well be 9s.
+        let puzzle =
+            ".................1..2..3.4.......52..6.....7.41..6.......2.5......78.....4......3";
+        let ones: Vec<usize> = (0..81).filter(|&i| &puzzle[i..=i] == "1").collect();
+        let groups: Groups = vec![(Signature::of(&GrayImage::new(4, 4)), ones.clone())];
+        let mut reader = Reader::without_ocr();
+        let read = |reader: &mut Reader, dispute: Dispute| {
+            let mut reading = read_as(puzzle);
+            reader.settle_disputes(&mut reading, &groups, &[dispute]);
+            ones.iter().all(|&i| reading.cells[i].digit == Some(1))
+        };
+        // The shape model, naming them, gives 9 next to nothing: the 1s stand.
+        let named = Dispute::new(0, [1, 1]);
+        assert!(read(
+            &mut reader,
+            Dispute {
+                unlike: 1 << 9,
+                ..named
+            }
+        ));
+        // Unsure of 9 (sure only that they are not 8s), they stay doubtful.
+        assert!(!read(
+            &mut reader,
+            Dispute {
+                unlike: 1 << 8,
+                ..named
+            }
+        ));
+        // Tesseract's 1 against the classifier's 4, which clashes (r6c1 holds a 4 beside
+        // r6c2): the rules take 1, but only with the shape model seconding it does it
+        // stand.
+        let disputed = Dispute::new(0, [1, 4]);
+        assert!(!read(&mut reader, disputed));
+        assert!(read(
+            &mut reader,
+            Dispute {
+                seconded: Some(1),
+                ..disputed
+            }
+        ));
+        assert!(!read(
+            &mut reader,
+            Dispute {
+                seconded: Some(4),
+                ..disputed
+            }
+        ));
     }
 
     #[test]

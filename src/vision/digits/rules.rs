@@ -87,9 +87,15 @@ pub fn decide_unknown_groups(grid: &Grid, groups: &[Vec<usize>], allowed: u16) -
 /// True when no other digit in `members`' cells leaves `grid` a puzzle with exactly
 /// one solution.
 pub(in crate::vision) fn only_fit(grid: &Grid, members: &[usize]) -> bool {
+    only_fit_but(grid, members, 0)
+}
+
+/// [`only_fit`], the digits in `unlike` (a bit mask: digits the glyphs are sure not to
+/// be) left out.
+pub(in crate::vision) fn only_fit_but(grid: &Grid, members: &[usize], unlike: u16) -> bool {
     let d = grid.cells()[members[0]];
     (1..=9u8)
-        .filter(|&o| o != d)
+        .filter(|&o| o != d && unlike & 1 << o == 0)
         .all(|o| !fits(grid, members, o))
 }
 

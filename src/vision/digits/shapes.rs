@@ -37,7 +37,7 @@ pub struct ShapeModel {
     nets: Vec<DigitClassifier>,
     /// Glyphs read already in this picture and the last ones (a group's glyphs are
     /// read to name it, to check it and to split it).
-    seen: Vec<(GrayImage, Option<(u8, f32)>)>,
+    seen: Vec<(GrayImage, Option<[f32; CLASSES]>)>,
 }
 
 /// At most this many glyphs' readings are kept.
@@ -75,19 +75,26 @@ impl ShapeModel {
     /// The digit and its probability for a glyph's ink (0 background .. 255 ink); `None`
     /// for a glyph with no ink.
     pub fn read(&mut self, ink: &GrayImage) -> Option<(u8, f32)> {
+        let p = self.probabilities(ink)?;
+        (1..=9u8)
+            .map(|d| (d, p[d as usize]))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// Each digit's probability for a glyph's ink (index = digit); `None` for a glyph
+    /// with no ink.
+    pub fn probabilities(&mut self, ink: &GrayImage) -> Option<[f32; CLASSES]> {
         if let Some((_, r)) = self.seen.iter().find(|(seen, _)| seen == ink) {
             return *r;
         }
-        let read = features(ink).and_then(|input| {
+        let read = features(ink).map(|input| {
             let mut p = [0.0f32; CLASSES];
             for net in &self.nets {
                 for (sum, v) in p.iter_mut().zip(classify(net, &input)) {
                     *sum += v / self.nets.len() as f32;
                 }
             }
-            (1..=9u8)
-                .map(|d| (d, p[d as usize]))
-                .max_by(|a, b| a.1.total_cmp(&b.1))
+            p
         });
         if self.seen.len() >= SEEN {
             self.seen.clear();
@@ -271,6 +278,11 @@ mod tests {
             assert!(p >= 0.9, "{segments}: {p}");
         }
         assert!(model.read(&GrayImage::new(10, 10)).is_none(), "no ink");
+        // A 7 lights three of an 8's seven segments, yet the model gives 8 next to
+        // nothing: the probabilities by which the rules leave a digit out.
+        let p = model.probabilities(&seven_segment("abc")).unwrap();
+        assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        assert!(p[8] < 0.01, "8 beside a 7: {}", p[8]);
     }
 
     #[test]
