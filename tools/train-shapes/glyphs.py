@@ -6,8 +6,10 @@ through a dot-matrix screen, cut as a stencil), shrunk to 6-90 px high with anti
 (sometimes blurred, its grey levels bent by a gamma, its contrast lowered), then
 prepared exactly as src/vision/digits/shapes.rs prepares a glyph's ink (`prep`).
 
-The fonts of the third typeface hold-out (fixtures/typefaces/holdout3: Roboto,
-JetBrains Mono, Fira Code, Cantarell, Noto Serif, DSEG14 Classic) are never used.
+The fonts of the third and fourth typeface hold-outs (fixtures/typefaces/holdout3:
+Roboto, JetBrains Mono, Fira Code, Cantarell, Noto Serif, DSEG14 Classic; holdout4:
+Open Sans, Quicksand, Manrope, League Spartan, Andika, Carlito, Oxygen, mononoki,
+Fantasque Sans Mono, Hermit) are never used.
 
     glyphs.py OUT.npz SEED COUNT      writes COUNT samples (X: features, Y: digits)
 """
@@ -15,7 +17,9 @@ import numpy as np, sys, random, subprocess
 from PIL import Image, ImageDraw, ImageFont, ImageFilter
 from scipy import ndimage as ndi
 
-HOLDOUT3 = ['roboto','jetbrains','cantarell','fira','notoserif','dseg14classic']
+HOLDOUT3 = ['roboto','jetbrains','cantarell','fira','notoserif','dseg14classic',
+            'opensans','quicksand','manrope','leaguespartan','andika','carlito','oxygen',
+            'mononoki','fantasque','hermit']
 def font_files():
     """The system's font files with Latin digits, the hold-out's left out."""
     out = subprocess.run(['fc-list','--format','%{file}\n'],capture_output=True,text=True).stdout.split()

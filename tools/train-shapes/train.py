@@ -7,8 +7,9 @@ their probabilities. About 12 minutes on 2 cores.
 
     python3 tools/train-shapes/train.py models/shapes.bin [CHECK.npy]
 
-Needs numpy, scipy, pillow and scikit-learn (pip), and fonts (scripts/setup.sh installs
-the fixtures' font packages). CHECK.npy, optional: glyph crops with labels to report on.
+Needs numpy, scipy, pillow and scikit-learn (pip), and the system's fonts (the model
+shipped was trained with Debian 12's font packages installed here, those of
+fixtures/typefaces/README.md among them; the hold-outs' are left out). CHECK.npy, optional: glyph crops with labels to report on.
 """
 import os, pickle, struct, subprocess, sys, tempfile
 import numpy as np
