@@ -154,6 +154,10 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     "seg7-dseg14classicmini-300italic-200.png",
     "dots-fantasquesansmono-700-45.png",
     "dots-hermit-700-45.png",
+    // A fourteen-segment 4's upright joined by its middle dashes (stop 37).
+    "seg7-dseg14modernmini-300-80.png",
+    "seg7-dseg14modernmini-300-250.png",
+    "seg7-dseg7modernmini-700-80.png",
 ];
 
 /// Pictures of the third hold-out read exactly (the others are refused): drawn on

@@ -84,7 +84,19 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
                 && b.x1 + gap >= g.x0
                 && b.y0 <= g.y1 + gap
                 && b.y1 + gap >= g.y0;
-            if (overlap_x && overlap_y) || beside || segment {
+            // A fourteen-segment digit's middle bar is two dashes, each half as long
+            // as a seven-segment one: a lying dash (twice as long as thick, a sixth
+            // of the glyph long or more) in its middle third and within the gap beside
+            // it is one of them (it carries a 4's upright, standing apart, to the
+            // glyph).
+            let middle = (g.y0 + g.y1 - (g.y1 - g.y0) / 3)..=(g.y0 + g.y1 + (g.y1 - g.y0) / 3);
+            let dash = tall_enough
+                && bw >= 2 * bh
+                && 6 * bw > g.y1 - g.y0
+                && middle.contains(&(b.y0 + b.y1))
+                && b.x0 <= g.x1 + gap
+                && b.x1 + gap >= g.x0;
+            if (overlap_x && overlap_y) || beside || segment || dash {
                 g = Blob {
                     x0: g.x0.min(b.x0),
                     y0: g.y0.min(b.y0),

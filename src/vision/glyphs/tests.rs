@@ -287,6 +287,28 @@ fn a_seven_segment_digits_bars_standing_apart_are_one_glyph() {
     );
 }
 
+#[test]
+fn a_fourteen_segment_fours_upright_joins_by_its_middle_dashes() {
+    // DSEG14 Modern Mini's 4: the right upright, its middle bar as two dashes, and its
+    // left upright standing apart (at 80 px, the glyph had been the right upright
+    // alone, a "1").
+    let right = [(36, 12, 3, 17), (36, 31, 3, 18)];
+    let dashes = [(28, 29, 7, 3), (20, 29, 7, 3)];
+    let left = [(16, 12, 3, 17)];
+    let (img, cell) = cell_with(&[&right[..], &dashes, &left].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!(
+        (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+        (16.0, 12.0, 23.0, 37.0),
+        "the whole 4"
+    );
+    // The same dashes at the glyph's top are not its middle bar.
+    let high = [(28, 13, 7, 3), (20, 13, 7, 3)];
+    let (img, cell) = cell_with(&[&right[..], &high, &left].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.w), (36.0, 3.0), "the right upright alone");
+}
+
 /// A glyph of height `h`, for the height tests.
 fn of_height(h: f32) -> Option<Glyph> {
     Some(Glyph {
