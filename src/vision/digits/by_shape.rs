@@ -32,6 +32,18 @@ impl Reader {
             .then_some(first)
     }
 
+    /// The shape model's word on a group where it names it `d` itself ([`Self::shape_reads`]):
+    /// `d`, and the digits it is sure the group is not ([`Self::shape_unlike`]).
+    pub(in crate::vision) fn shape_word(
+        &mut self,
+        members: &[usize],
+        givens: &[Option<&Glyph>],
+        d: u8,
+    ) -> Option<(u8, u16)> {
+        (self.shape_reads(members, givens) == Some(d))
+            .then(|| (d, self.shape_unlike(members, givens)))
+    }
+
     /// The digits the shape model is sure a group is not: below [`UNLIKE`] for each of
     /// its three tallest glyphs (a bit mask, bit d for digit d).
     pub(in crate::vision) fn shape_unlike(

@@ -34,9 +34,10 @@ pub(in crate::vision) struct Dispute {
     pub(in crate::vision) digits: [u8; 2],
     /// A third reader's digit, where it is sure of one of the two.
     pub(in crate::vision) seconded: Option<u8>,
-    /// The digits the shape model, naming the group, is sure it is not (a bit mask):
-    /// the rules need not rule them out.
-    pub(in crate::vision) unlike: u16,
+    /// The shape model's word, where it names the group itself: its digit, and the
+    /// digits it is sure the group is not (a bit mask). Where the rules settle on its
+    /// digit, they need not rule those out.
+    pub(in crate::vision) shape: Option<(u8, u16)>,
 }
 
 impl Dispute {
@@ -45,7 +46,7 @@ impl Dispute {
             group,
             digits,
             seconded: None,
-            unlike: 0,
+            shape: None,
         }
     }
 }
@@ -259,8 +260,10 @@ impl Reader {
                             "{}: Tesseract reads {d}, the shape model {other}, the classifier {classifier:?}",
                             crate::grid::cell_name(groups[g].1[0])
                         );
+                        let shape = self.shape_word(&groups[g].1, givens, other);
                         disputed.push(Dispute {
                             seconded: classifier,
+                            shape,
                             ..Dispute::new(g, [d, other])
                         });
                     }
@@ -297,13 +300,9 @@ impl Reader {
                                 Method::Classifier
                             };
                             *answer = Some((d, 0.5, by));
-                            let unlike = if shape == Some(d) {
-                                self.shape_unlike(&groups[g].1, givens)
-                            } else {
-                                0
-                            };
+                            let shape = self.shape_word(&groups[g].1, givens, d);
                             disputed.push(Dispute {
-                                unlike,
+                                shape,
                                 ..Dispute::new(g, [d, d])
                             });
                         }
@@ -467,7 +466,14 @@ impl Reader {
         // the rules ruled out the other reader's digit.
         let only: Vec<bool> = disputed
             .iter()
-            .map(|x| settled.is_some_and(|grid| only_fit_but(&grid, &groups[x.group].1, x.unlike)))
+            .map(|x| {
+                settled.is_some_and(|grid| {
+                    let members = &groups[x.group].1;
+                    let d = grid.cells()[members[0]];
+                    let unlike = x.shape.filter(|s| s.0 == d).map_or(0, |s| s.1);
+                    only_fit_but(&grid, members, unlike)
+                })
+            })
             .collect();
         let unsure: Vec<usize> = (0..disputed.len())
             .filter(|&k| !only[k])
@@ -700,7 +706,7 @@ mod tests {
         assert!(read(
             &mut reader,
             Dispute {
-                unlike: 1 << 9,
+                shape: Some((1, 1 << 9)),
                 ..named
             }
         ));
@@ -708,7 +714,7 @@ mod tests {
         assert!(!read(
             &mut reader,
             Dispute {
-                unlike: 1 << 8,
+                shape: Some((1, 1 << 8)),
                 ..named
             }
         ));
@@ -728,6 +734,22 @@ mod tests {
             &mut reader,
             Dispute {
                 seconded: Some(4),
+                ..disputed
+            }
+        ));
+        // The shape model's 1 against Tesseract's 4: its word that they are no 9s counts
+        // where the rules take its 1, not where it named the 4 the rules ruled out.
+        assert!(read(
+            &mut reader,
+            Dispute {
+                shape: Some((1, 1 << 9)),
+                ..disputed
+            }
+        ));
+        assert!(!read(
+            &mut reader,
+            Dispute {
+                shape: Some((4, 1 << 9)),
                 ..disputed
             }
         ));
