@@ -696,63 +696,68 @@ mod tests {
         let ones: Vec<usize> = (0..81).filter(|&i| &puzzle[i..=i] == "1").collect();
         let groups: Groups = vec![(Signature::of(&GrayImage::new(4, 4)), ones.clone())];
         let mut reader = Reader::without_ocr();
-        let read = |reader: &mut Reader, dispute: Dispute| {
+        let named = Dispute::new(0, [1, 1]);
+        // Tesseract's 1 against the classifier's 4, which clashes (r6c1 holds a 4 beside
+        // r6c2): the rules take the 1.
+        let disputed = Dispute::new(0, [1, 4]);
+        let no_nine = 1 << 9;
+        for (dispute, stands, why) in [
+            (named, false, "one reader's 1"),
+            (
+                Dispute {
+                    shape: Some((1, no_nine)),
+                    ..named
+                },
+                true,
+                "the shape model's 1, sure they are no 9s",
+            ),
+            (
+                Dispute {
+                    shape: Some((1, 1 << 8)),
+                    ..named
+                },
+                false,
+                "sure only that they are no 8s",
+            ),
+            (disputed, false, "the rules' 1 alone"),
+            (
+                Dispute {
+                    seconded: Some(1),
+                    ..disputed
+                },
+                true,
+                "the shape model seconding the 1",
+            ),
+            (
+                Dispute {
+                    seconded: Some(4),
+                    ..disputed
+                },
+                false,
+                "a word for the 4 the rules ruled out",
+            ),
+            (
+                Dispute {
+                    shape: Some((1, no_nine)),
+                    ..disputed
+                },
+                true,
+                "the shape model naming the 1 the rules took",
+            ),
+            (
+                Dispute {
+                    shape: Some((4, no_nine)),
+                    ..disputed
+                },
+                false,
+                "its word for the ruled-out 4",
+            ),
+        ] {
             let mut reading = read_as(puzzle);
             reader.settle_disputes(&mut reading, &groups, &[dispute]);
-            ones.iter().all(|&i| reading.cells[i].digit == Some(1))
-        };
-        // The shape model, naming them, gives 9 next to nothing: the 1s stand.
-        let named = Dispute::new(0, [1, 1]);
-        assert!(read(
-            &mut reader,
-            Dispute {
-                shape: Some((1, 1 << 9)),
-                ..named
-            }
-        ));
-        // Unsure of 9 (sure only that they are not 8s), they stay doubtful.
-        assert!(!read(
-            &mut reader,
-            Dispute {
-                shape: Some((1, 1 << 8)),
-                ..named
-            }
-        ));
-        // Tesseract's 1 against the classifier's 4, which clashes (r6c1 holds a 4 beside
-        // r6c2): the rules take 1, but only with the shape model seconding it does it
-        // stand.
-        let disputed = Dispute::new(0, [1, 4]);
-        assert!(!read(&mut reader, disputed));
-        assert!(read(
-            &mut reader,
-            Dispute {
-                seconded: Some(1),
-                ..disputed
-            }
-        ));
-        assert!(!read(
-            &mut reader,
-            Dispute {
-                seconded: Some(4),
-                ..disputed
-            }
-        ));
-        // The shape model's 1 against Tesseract's 4: its word that they are no 9s counts
-        // where the rules take its 1, not where it named the 4 the rules ruled out.
-        assert!(read(
-            &mut reader,
-            Dispute {
-                shape: Some((1, 1 << 9)),
-                ..disputed
-            }
-        ));
-        assert!(!read(
-            &mut reader,
-            Dispute {
-                shape: Some((4, 1 << 9)),
-                ..disputed
-            }
-        ));
+            let read = ones.iter().all(|&i| reading.cells[i].digit == Some(1));
+            assert_eq!(read, stands, "{why}");
+        }
     }
 
     #[test]
