@@ -392,6 +392,41 @@ fn a_win_banner_across_one_row_is_read_in_that_row_and_quoted() {
 }
 
 #[test]
+fn a_win_banner_over_the_typed_cells_of_a_row_whose_givens_still_read_is_read() {
+    // game-sudoku in stop 37's zoo: "Successful!!" across row 5 hid only the cells the
+    // bot had typed; the row's givens still read. The bot took the banner's ink for
+    // digits the game had lost, typed them again three times over the solved grid,
+    // and gave up: "verification failed".
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.banner = Some("Successful!!".into());
+        g.banner_row = Some(4);
+        g.banner_spares_givens = true;
+        assert!(
+            (36..45).any(|i| g.givens.cells()[i] != 0),
+            "a given in row 5"
+        );
+        assert!((36..45).any(|i| g.givens.cells()[i] == 0), "a cell to type");
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once();
+    match outcome {
+        Ok(Outcome::Solved {
+            verified: Verification::Message { words, from },
+            ..
+        }) => {
+            assert_eq!(words, "Successful!!");
+            assert_eq!(from, "a banner over the grid");
+        }
+        other => panic!("{other:?}"),
+    }
+    let g = game.borrow();
+    let to_type = (0..81).filter(|&i| g.givens.cells()[i] == 0).count();
+    assert_eq!(g.digits_typed, to_type, "nothing typed over the banner");
+}
+
+#[test]
 fn a_given_that_stops_reading_does_not_keep_lost_digits_from_being_entered_again() {
     // via-sudoku (OpenCV, docs/zoo.md): after play, one of its given 9s was doubtful in
     // every look, and the digits the game had lost were never entered again; the bot

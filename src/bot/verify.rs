@@ -110,7 +110,10 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 debug!("verification's first look does not see the solution yet");
                 continue;
             }
-            if gone > 0 {
+            // So may ink no reader names where a digit was typed: a banner over the
+            // typed cells of a row whose givens still read (game-sudoku's "Successful!!"
+            // across row 5).
+            if gone > 0 || !reading.unread_cells().is_empty() {
                 let banner = self.banner_message(&picture, &reading, puzzle)?;
                 match banner.verdict {
                     GameSays::Success => {
@@ -123,6 +126,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     GameSays::Failure => return Err(self.message_error(&banner)),
                     GameSays::Unknown => {}
                 }
+            }
+            if gone > 0 {
                 v.last_problem =
                     format!("{gone} digits that were there before playing no longer read");
                 if let Some(said) = self.window_words_say(&mut v)? {
@@ -568,15 +573,17 @@ fn givens_unread(reading: &Reading, puzzle: &Grid) -> Option<Reading> {
 }
 
 /// The bands of `picture` across the runs of rows of the grid where digits of
-/// `puzzle` no longer read, with half a cell above and below, the run with the most
-/// such digits first: where a banner over the grid is (a digit misread elsewhere
-/// makes a run of its own, not a band as tall as the grid).
+/// `puzzle` no longer read, or ink no reader names is, with half a cell above and
+/// below, the run with the most such cells first: where a banner over the grid is (a
+/// digit misread elsewhere makes a run of its own, not a band as tall as the grid).
 fn bands_gone(picture: &DynamicImage, reading: &Reading, puzzle: &Grid) -> Vec<DynamicImage> {
+    let unread = reading.unread_cells();
     let gone_in = |r: usize| {
         (0..9)
             .filter(|&c| {
                 let i = r * 9 + c;
-                puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i]
+                (puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i])
+                    || unread.contains(&i)
             })
             .count()
     };

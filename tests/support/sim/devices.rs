@@ -110,11 +110,21 @@ impl GridReader for SimReader {
         if g.banner.is_some() && g.is_solved() {
             // The banner hides rows 4 to 6, or its own row.
             let rows = g.banner_row.map_or(3..6, |r| r..r + 1);
+            let covered: Vec<usize> = (rows.start * 9..rows.end * 9)
+                .filter(|&i| !g.banner_spares_givens || g.givens.cells()[i] == 0)
+                .collect();
             let mut seen = g.board;
-            for i in rows.start * 9..rows.end * 9 {
+            for &i in &covered {
                 seen.set(i / 9, i % 9, 0);
             }
-            return Ok(g.reading_of(seen));
+            let mut reading = g.reading_of(seen);
+            if g.banner_spares_givens {
+                for &i in &covered {
+                    reading.cells[i].digit_box = Some(reading.cells[i].cell_box);
+                    reading.cells[i].confidence = 0.0;
+                }
+            }
+            return Ok(reading);
         }
         if let Some((after, cell, reads)) = g.hide_given {
             if g.digits_typed >= after && reads > 0 {

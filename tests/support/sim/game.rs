@@ -67,6 +67,7 @@ impl Game {
             dialog_words: "Well done! You completed the puzzle in 1 minute.".into(),
             banner: None,
             banner_row: None,
+            banner_spares_givens: false,
             victory: None,
             label: String::new(),
             area_captures: 0,

@@ -183,6 +183,9 @@ pub struct Game {
     /// only in a picture of its own rows (in the whole grid they are lost among the
     /// digits, as Tesseract loses a word drawn over a row of digits).
     pub banner_row: Option<usize>,
+    /// The banner covers only the cells the player filled: its row's givens still
+    /// read, and the covered cells hold ink no reader names.
+    pub banner_spares_givens: bool,
     /// Once solved, the game shows a victory screen in place of the grid, with these
     /// words (none: a picture without words).
     pub victory: Option<String>,
