@@ -367,19 +367,18 @@ fn a_text_field_retyped_while_the_game_is_still_being_learnt_is_cleared_first() 
     );
 }
 
-#[test]
-fn a_win_banner_across_one_row_is_read_in_that_row_and_quoted() {
-    // game-sudoku (pygame): "Successful!!" across row 5, over its digits, once solved;
-    // read over the whole grid, the word is lost among the digits.
+/// Plays a game that draws "Successful!!" across row 5 once solved (`spares_givens`:
+/// over the typed cells only), and checks the bot quotes it as its proof; the game.
+fn solved_under_a_row_banner(spares_givens: bool) -> sim::Shared {
     let (game, dir) = setup();
     {
         let mut g = game.borrow_mut();
         g.banner = Some("Successful!!".into());
         g.banner_row = Some(4);
+        g.banner_spares_givens = spares_givens;
     }
     let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
-    let outcome = bot.run_once();
-    match outcome {
+    match bot.run_once() {
         Ok(Outcome::Solved {
             verified: Verification::Message { words, from },
             ..
@@ -389,6 +388,14 @@ fn a_win_banner_across_one_row_is_read_in_that_row_and_quoted() {
         }
         other => panic!("{other:?}"),
     }
+    game
+}
+
+#[test]
+fn a_win_banner_across_one_row_is_read_in_that_row_and_quoted() {
+    // game-sudoku (pygame): "Successful!!" across row 5, over its digits, once solved;
+    // read over the whole grid, the word is lost among the digits.
+    solved_under_a_row_banner(false);
 }
 
 #[test]
@@ -397,31 +404,12 @@ fn a_win_banner_over_the_typed_cells_of_a_row_whose_givens_still_read_is_read() 
     // bot had typed; the row's givens still read. The bot took the banner's ink for
     // digits the game had lost, typed them again three times over the solved grid,
     // and gave up: "verification failed".
-    let (game, dir) = setup();
-    {
-        let mut g = game.borrow_mut();
-        g.banner = Some("Successful!!".into());
-        g.banner_row = Some(4);
-        g.banner_spares_givens = true;
-        assert!(
-            (36..45).any(|i| g.givens.cells()[i] != 0),
-            "a given in row 5"
-        );
-        assert!((36..45).any(|i| g.givens.cells()[i] == 0), "a cell to type");
-    }
-    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
-    let outcome = bot.run_once();
-    match outcome {
-        Ok(Outcome::Solved {
-            verified: Verification::Message { words, from },
-            ..
-        }) => {
-            assert_eq!(words, "Successful!!");
-            assert_eq!(from, "a banner over the grid");
-        }
-        other => panic!("{other:?}"),
-    }
+    let game = solved_under_a_row_banner(true);
     let g = game.borrow();
+    assert!(
+        (36..45).any(|i| g.givens.cells()[i] != 0),
+        "a given in row 5"
+    );
     let to_type = (0..81).filter(|&i| g.givens.cells()[i] == 0).count();
     assert_eq!(g.digits_typed, to_type, "nothing typed over the banner");
 }
