@@ -158,6 +158,15 @@ pub fn launch(desk: &Desktop, attack: Attack, target: Target) -> Running {
                 recorder.reparent_into(target.window, 60, 300);
                 recorder.take_focus();
             }
+            // The window manager focuses the new window: at once on mapping, or, where
+            // its focus-stealing prevention holds back (the player typing in the game),
+            // when a taskbar asks it to. The mapping alone twice left the blind
+            // typist's keys in the game for 20 s, and the positive control failed.
+            Attack::NewWindow => {
+                recorder.sync();
+                std::thread::sleep(Duration::from_millis(150));
+                recorder.ask_to_be_activated();
+            }
             _ => {}
         }
         recorder.sync();

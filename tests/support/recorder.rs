@@ -141,6 +141,32 @@ impl Recorder {
         }));
     }
 
+    /// Asks the window manager to activate the window, as a taskbar or pager does
+    /// (`_NET_ACTIVE_WINDOW`, source 2): openbox honours it whatever the user is doing,
+    /// where its focus-stealing prevention may leave a window that merely maps
+    /// unfocused while the user types elsewhere.
+    pub fn ask_to_be_activated(&self) {
+        use x11rb::protocol::xproto::ClientMessageEvent;
+        let atom = self
+            .conn
+            .intern_atom(false, b"_NET_ACTIVE_WINDOW")
+            .expect("atom")
+            .reply()
+            .expect("atom")
+            .atom;
+        let root = self.conn.setup().roots[0].root;
+        let event = ClientMessageEvent::new(32, self.window, atom, [2u32, 0, 0, 0, 0]);
+        self.conn
+            .send_event(
+                false,
+                root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                event,
+            )
+            .expect("activate");
+        self.conn.flush().expect("flush");
+    }
+
     /// Takes the keyboard focus once.
     pub fn take_focus(&self) {
         self.conn
