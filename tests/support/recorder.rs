@@ -147,13 +147,7 @@ impl Recorder {
     /// unfocused while the user types elsewhere.
     pub fn ask_to_be_activated(&self) {
         use x11rb::protocol::xproto::ClientMessageEvent;
-        let atom = self
-            .conn
-            .intern_atom(false, b"_NET_ACTIVE_WINDOW")
-            .expect("atom")
-            .reply()
-            .expect("atom")
-            .atom;
+        let atom = self.atom(b"_NET_ACTIVE_WINDOW");
         let root = self.conn.setup().roots[0].root;
         let event = ClientMessageEvent::new(32, self.window, atom, [2u32, 0, 0, 0, 0]);
         self.conn
@@ -165,6 +159,16 @@ impl Recorder {
             )
             .expect("activate");
         self.conn.flush().expect("flush");
+    }
+
+    /// The atom of `name`.
+    fn atom(&self, name: &[u8]) -> u32 {
+        self.conn
+            .intern_atom(false, name)
+            .expect("atom")
+            .reply()
+            .expect("atom")
+            .atom
     }
 
     /// Takes the keyboard focus once.
@@ -306,13 +310,7 @@ impl Recorder {
             )
             .expect("class");
         if let Some(pid) = pid {
-            let atom = self
-                .conn
-                .intern_atom(false, b"_NET_WM_PID")
-                .expect("atom")
-                .reply()
-                .expect("atom")
-                .atom;
+            let atom = self.atom(b"_NET_WM_PID");
             self.conn
                 .change_property32(
                     PropMode::REPLACE,
