@@ -34,7 +34,7 @@ impl Reader {
 
     /// The shape model's word on a group where it names it `d` itself ([`Self::shape_reads`]):
     /// `d`, and the digits it is sure the group is not ([`Self::shape_unlike`]).
-    pub(in crate::vision) fn shape_word(
+    pub(super) fn shape_word(
         &mut self,
         members: &[usize],
         givens: &[Option<&Glyph>],
@@ -46,11 +46,7 @@ impl Reader {
 
     /// The digits the shape model is sure a group is not: below [`UNLIKE`] for each of
     /// its three tallest glyphs (a bit mask, bit d for digit d).
-    pub(in crate::vision) fn shape_unlike(
-        &mut self,
-        members: &[usize],
-        givens: &[Option<&Glyph>],
-    ) -> u16 {
+    fn shape_unlike(&mut self, members: &[usize], givens: &[Option<&Glyph>]) -> u16 {
         let model = self.shapes.get_or_insert_with(ShapeModel::load);
         let mut order: Vec<&Glyph> = members.iter().filter_map(|&i| givens[i]).collect();
         order.sort_by(|a, b| b.bbox.h.total_cmp(&a.bbox.h));
