@@ -29,7 +29,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Sends the arrow `key` and watches the grid for `wait` ms: two cells of a row
     /// that take on new looks are where the game's cursor was and where it is now
     /// (returned). `None` when nothing like that showed, or when the game lost the
-    /// keyboard focus (then nothing is sent).
+    /// keyboard focus (then nothing is sent). A look with many cells changed may be
+    /// caught mid-redraw (a curses game clears its whole screen after each key and
+    /// draws it again), so the watch goes on to its end.
     pub(super) fn cursor_after(
         &mut self,
         key: Key,
@@ -45,6 +47,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         self.input.key(key)?;
         self.last_input = Some(self.now());
         let at = self.now();
+        let mut many = false;
         while self.since(at) < Duration::from_millis(wait) {
             let changed = self.changed_cells(before, map, origin)?;
             if let [a, b] = changed[..] {
@@ -58,9 +61,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     }));
                 }
             }
-            if changed.len() > 2 {
-                debug!("an arrow key changed {} cells", changed.len());
-                break;
+            if changed.len() > 2 && !many {
+                many = true;
+                debug!(
+                    "an arrow key changed {} cells (a redraw, or a look of its own)",
+                    changed.len()
+                );
             }
             self.pause(10);
         }

@@ -370,6 +370,7 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
 
 /// What a key the game takes does.
 fn take_key(g: &mut Game, key: Key) {
+    g.key_taken_at = Some(g.clock.now());
     if g.pad_first {
         return;
     }

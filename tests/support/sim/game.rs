@@ -92,6 +92,8 @@ impl Game {
             selection_cross: false,
             clicks_ignored: false,
             cursor_hollow_until_click: false,
+            redraws_after_key: None,
+            key_taken_at: None,
             arrows_ignored: false,
             menu_on_arrows: false,
             app_name: "Gnome-sudoku",
@@ -251,6 +253,23 @@ impl Game {
         }
         let mut pic = self.picture.clone();
         let (cw, ch) = self.cell_size();
+        if let (Some(len), Some(at)) = (self.redraws_after_key, self.key_taken_at) {
+            if self.clock.since(at) < len {
+                // The screen cleared and not yet drawn again: each cell's inside blank.
+                for i in 0..81 {
+                    let x0 = self.corners[0].x + cw * (i % 9) as f32;
+                    let y0 = self.corners[0].y + ch * (i / 9) as f32;
+                    for y in (y0 + ch * 0.15) as u32..(y0 + ch * 0.85) as u32 {
+                        for x in (x0 + cw * 0.15) as u32..(x0 + cw * 0.85) as u32 {
+                            if x < pic.width() && y < pic.height() {
+                                pic.put_pixel(x, y, Rgba([255, 255, 255, 255]));
+                            }
+                        }
+                    }
+                }
+                return pic;
+            }
+        }
         // A click's cell is drawn selected once the focus went there.
         let selected = match self.pending_focus {
             Some((cell, at)) if self.focus_due(at) => cell,

@@ -260,6 +260,12 @@ pub struct Game {
     /// The selection is drawn grey until the first click, taken or not (a terminal's
     /// hollow cursor that fills when the window takes the focus).
     pub cursor_hollow_until_click: bool,
+    /// Every key the game takes clears its screen and draws it again (curses'
+    /// `clear()` then `refresh()`, as play-sudoku does): for this long after the key
+    /// the grid shows its lines and no digits.
+    pub redraws_after_key: Option<std::time::Duration>,
+    /// When the last key was taken, for `redraws_after_key`.
+    pub(super) key_taken_at: Option<Instant>,
     /// Arrow keys jump over the givens (to the next cell a digit can go in).
     pub arrows_skip_givens: bool,
     /// Arrow keys scroll the page up by this many pixels (a page that leaves them to
