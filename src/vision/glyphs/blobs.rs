@@ -85,13 +85,13 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
                 && b.y0 <= g.y1 + gap
                 && b.y1 + gap >= g.y0;
             // A fourteen-segment digit's middle bar is two dashes, each half as long
-            // as a seven-segment one: a lying dash (twice as long as thick, a sixth
-            // of the glyph long or more) in its middle third and within the gap beside
-            // it is one of them (it carries a 4's upright, standing apart, to the
-            // glyph).
+            // as a seven-segment one: a lying dash (half again as long as thick, as a
+            // bold face's pointed dash is; a sixth of the glyph long or more) in its
+            // middle third and within the gap beside it is one of them (it carries a
+            // 4's upright, standing apart, to the glyph).
             let middle = (g.y0 + g.y1 - (g.y1 - g.y0) / 3)..=(g.y0 + g.y1 + (g.y1 - g.y0) / 3);
             let dash = tall_enough
-                && bw >= 2 * bh
+                && 2 * bw >= 3 * bh
                 && 6 * bw > g.y1 - g.y0
                 && middle.contains(&(b.y0 + b.y1))
                 && b.x0 <= g.x1 + gap

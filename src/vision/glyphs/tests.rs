@@ -307,6 +307,17 @@ fn a_fourteen_segment_fours_upright_joins_by_its_middle_dashes() {
     let (img, cell) = cell_with(&[&right[..], &high, &left].concat(), [0; 3], [255; 3]);
     let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
     assert_eq!((g.bbox.x, g.bbox.w), (36.0, 3.0), "the right upright alone");
+    // DSEG14 Classic Bold's dashes are pointed and thick: 19 x 11 px at 150 px (here
+    // 7 x 4), and carry its left upright in too.
+    let bold = [(28, 28, 7, 4), (20, 28, 7, 4)];
+    let (img, cell) = cell_with(&[&right[..], &bold, &left].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.w), (16.0, 23.0), "the whole bold 4");
+    // Square specks there are no dashes.
+    let specks = [(30, 28, 4, 4), (22, 28, 4, 4)];
+    let (img, cell) = cell_with(&[&right[..], &specks, &left].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.w), (36.0, 3.0), "the right upright alone");
 }
 
 /// A glyph of height `h`, for the height tests.
