@@ -45,7 +45,13 @@ const MARK_INSET: f32 = 0.125;
 /// apart). With no tall blob, a cluster of dots close together (a dot-matrix digit).
 pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> {
     let tallest = *blobs.iter().max_by_key(|b| (b.y1 - b.y0, b.x1 - b.x0))?;
-    let tall_enough = (tallest.y1 - tallest.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
+    let tall = |b: &Blob| (b.y1 - b.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
+    // Two upright bars one on the other are taller than any one blob of a small
+    // segment digit whose right bars stand apart.
+    let tallest = stacked_uprights(blobs, ((h as f32 * STACK_GAP) as u32).max(2))
+        .filter(|s| s.y1 - s.y0 > tallest.y1 - tallest.y0)
+        .unwrap_or(tallest);
+    let tall_enough = tall(&tallest);
     let gap = if tall_enough {
         ((h as f32 * STACK_GAP) as u32).max(2)
     } else {
@@ -110,6 +116,39 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
         }
     }
     Some((g, dotted.map(|(_, gap)| gap)))
+}
+
+/// The tallest pair of upright bars (three times as tall as wide, 2 px wide or more)
+/// one on the other within `gap`: a segment digit whose right bars stand apart
+/// (DSEG14 Classic Mini's 4 at 56 px: its b and c, 15 px each, beside a 17 px blob of
+/// its f and a middle dash, which alone was taken for a pencil mark). Pencil marks
+/// stand further apart.
+fn stacked_uprights(blobs: &[Blob], gap: u32) -> Option<Blob> {
+    let upright = |b: &&Blob| {
+        let (bw, bh) = (b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
+        bh >= 3 * bw && bw >= 2
+    };
+    let bars: Vec<&Blob> = blobs.iter().filter(upright).collect();
+    let mut best: Option<Blob> = None;
+    for (k, a) in bars.iter().enumerate() {
+        for b in &bars[k + 1..] {
+            let (top, low) = if a.y0 <= b.y0 { (a, b) } else { (b, a) };
+            let over = a.x0 <= b.x1 && b.x0 <= a.x1;
+            if !over || low.y0 < top.y1 || low.y0 > top.y1 + gap {
+                continue;
+            }
+            let both = Blob {
+                x0: a.x0.min(b.x0),
+                y0: top.y0,
+                x1: a.x1.max(b.x1),
+                y1: low.y1.max(top.y1),
+            };
+            if best.is_none_or(|o| both.y1 - both.y0 > o.y1 - o.y0) {
+                best = Some(both);
+            }
+        }
+    }
+    best
 }
 
 /// True for a line remnant inside a cell's box: a streak a pixel or two thin (at most

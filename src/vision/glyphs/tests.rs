@@ -320,6 +320,31 @@ fn a_fourteen_segment_fours_upright_joins_by_its_middle_dashes() {
     assert_eq!((g.bbox.x, g.bbox.w), (36.0, 3.0), "the right upright alone");
 }
 
+#[test]
+fn a_segment_fours_right_bars_standing_apart_are_its_height() {
+    // DSEG14 Classic Mini's 4 at 56 px: its f with the left middle dash is one blob
+    // 17 px tall, its b and c 15 px each, one on the other. The glyph had been the
+    // f alone, taken for a pencil mark: the 4 read as an empty cell.
+    let f_and_dash = [(17, 15, 3, 15), (20, 27, 6, 3)];
+    let rest = [(33, 14, 3, 14), (27, 27, 5, 3), (33, 29, 3, 14)];
+    let (img, cell) = cell_with(&[&f_and_dash[..], &rest].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!(
+        (g.bbox.x, g.bbox.y, g.bbox.w, g.bbox.h),
+        (17.0, 14.0, 19.0, 29.0),
+        "the whole 4"
+    );
+    // Two upright bars side by side are no stack.
+    let apart = [(20, 14, 3, 14), (33, 29, 3, 14)];
+    let (img, cell) = cell_with(&apart, [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]);
+    assert!(
+        g.as_ref().is_none_or(|g| g.bbox.h < 20.0),
+        "{:?}",
+        g.map(|g| g.bbox)
+    );
+}
+
 /// A glyph of height `h`, for the height tests.
 fn of_height(h: f32) -> Option<Glyph> {
     Some(Glyph {
