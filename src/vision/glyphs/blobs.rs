@@ -48,15 +48,11 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
     let tall = |b: &Blob| (b.y1 - b.y0 + 1) as f32 >= STACK_MIN_PART * h as f32;
     // Two upright bars one on the other are taller than any one blob of a small
     // segment digit whose right bars stand apart.
-    let tallest = stacked_uprights(blobs, ((h as f32 * STACK_GAP) as u32).max(2))
+    let tallest = stacked_uprights(blobs, stack_gap(h))
         .filter(|s| s.y1 - s.y0 > tallest.y1 - tallest.y0)
         .unwrap_or(tallest);
     let tall_enough = tall(&tallest);
-    let gap = if tall_enough {
-        ((h as f32 * STACK_GAP) as u32).max(2)
-    } else {
-        0
-    };
+    let gap = if tall_enough { stack_gap(h) } else { 0 };
     let dotted = if tall_enough {
         None
     } else {
@@ -116,6 +112,34 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
         }
     }
     Some((g, dotted.map(|(_, gap)| gap)))
+}
+
+/// The gap within which blobs stacked in a cell `h` px tall are one glyph.
+pub(super) fn stack_gap(h: u32) -> u32 {
+    ((h as f32 * STACK_GAP) as u32).max(2)
+}
+
+/// How many clusters `blobs` make, blobs within `gap` of each other (both ways) joined.
+pub(super) fn clusters(blobs: &[Blob], gap: u32) -> usize {
+    let near = |a: &Blob, b: &Blob| {
+        a.x0 <= b.x1 + gap && b.x0 <= a.x1 + gap && a.y0 <= b.y1 + gap && b.y0 <= a.y1 + gap
+    };
+    let mut label: Vec<usize> = (0..blobs.len()).collect();
+    loop {
+        let mut changed = false;
+        for i in 0..blobs.len() {
+            for j in 0..blobs.len() {
+                if label[j] < label[i] && near(&blobs[i], &blobs[j]) {
+                    label[i] = label[j];
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    label.iter().enumerate().filter(|&(i, &l)| i == l).count()
 }
 
 /// The tallest pair of upright bars (three times as tall as wide, 2 px wide or more)

@@ -199,13 +199,16 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
     let Some(inked) = InkBox::of(img, cell, bg) else {
         return false;
     };
-    // Pencil marks (two or more in the cell) join in their faint halos.
-    let marks = inked
+    // Pencil marks (two or more in the cell) join in their faint halos. Marks within
+    // a glyph's stacking gap of each other are the pieces of one glyph (a hairline
+    // digit broken where its strokes fade: Lato Hairline's 2 as its arc and its foot,
+    // a pixel apart), not marks that stand in their own places.
+    let marks: Vec<Blob> = inked
         .blobs(false)
-        .iter()
+        .into_iter()
         .filter(|b| b.mark_like(inked.w, inked.h))
-        .count();
-    if marks >= 2 {
+        .collect();
+    if clusters(&marks, stack_gap(inked.h)) >= 2 {
         return false;
     }
     let faint = INK_CONTRAST / 2;
@@ -583,7 +586,7 @@ pub mod dots;
 mod heights;
 pub mod outline;
 pub mod signature;
-use blobs::{digit_blob, edge_streak, Blob};
+use blobs::{clusters, digit_blob, edge_streak, stack_gap, Blob};
 pub use heights::{doubt_lone_marks, given_height_threshold};
 use outline::Outline;
 

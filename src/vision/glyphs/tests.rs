@@ -345,6 +345,46 @@ fn a_segment_fours_right_bars_standing_apart_are_its_height() {
     );
 }
 
+#[test]
+fn a_hairline_digit_broken_into_two_pieces_is_doubtful_not_pencil_marks() {
+    // Lato Hairline's 2 at 50 px: its arc and its foot, a pixel of faint ink apart,
+    // each the size of a pencil mark. Two marks made the cell empty; the pieces stand
+    // within a glyph's stacking gap, and the faint ink makes them a digit's height.
+    let pieces = [
+        (24, 18, 12, 2),
+        (34, 20, 2, 7),
+        (33, 28, 2, 6),
+        (23, 34, 12, 2),
+    ];
+    let (mut img, cell) = cell_with(&pieces, [0; 3], [255; 3]);
+    for x in 33..36 {
+        img.put_pixel(x, 27, image::Rgb([220; 3]));
+    }
+    let g = cell_glyph(&img, &cell, [255; 3]);
+    assert!(
+        g.as_ref().is_some_and(|g| g.doubtful),
+        "{:?}",
+        g.map(|g| g.bbox)
+    );
+    // Two pencil marks in their own places, faint ink between them too, stay marks.
+    let marks = [
+        (24, 12, 8, 2),
+        (30, 14, 2, 8),
+        (24, 30, 8, 2),
+        (30, 32, 2, 8),
+    ];
+    let (mut img, cell) = cell_with(&marks, [0; 3], [255; 3]);
+    for y in 22..30 {
+        img.put_pixel(31, y, image::Rgb([220; 3]));
+    }
+    let g = cell_glyph(&img, &cell, [255; 3]);
+    assert!(
+        g.as_ref().is_none_or(|g| !g.doubtful),
+        "{:?}",
+        g.map(|g| g.bbox)
+    );
+}
+
 /// A glyph of height `h`, for the height tests.
 fn of_height(h: f32) -> Option<Glyph> {
     Some(Glyph {
