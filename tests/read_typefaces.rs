@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sudoku_bot::vision::Reader;
+use sudoku_bot::vision::{Method, ReadError, Reader};
 
 /// (picture, grid) of each line of `fixtures/typefaces/<set>/MANIFEST`.
 fn labelled(set: &str) -> Vec<(PathBuf, String)> {
@@ -339,13 +339,27 @@ const UNCONFIRMED: &[&str] = &[
     "seg7-dseg14modernmini-300-50.png",
 ];
 
+/// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures
+/// refused for their other cells, at most (stop 38: 68 of them): each a misread waiting
+/// for the rest of its picture to be read (docs/reader.md). A change that adds one
+/// fails; one that takes some away lowers the bar.
+const EMPTY_DIGIT_CELLS: &[(&str, usize)] = &[
+    ("tune", 0),
+    ("holdout", 0),
+    ("holdout2", 57),
+    ("holdout3", 6),
+    ("holdout4", 5),
+];
+
 /// Reads every picture of `set` (`count` of them): each exactly or refused, never
 /// misread; those in `exactly` read exactly, and every digit of them confirmed by the
-/// second reading the bot asks for before it types.
+/// second reading the bot asks for before it types. In the refused ones, no more cells
+/// holding a digit are read as proven empty than [`EMPTY_DIGIT_CELLS`] allows.
 fn read_set(set: &str, count: usize, exactly: &[&str]) {
     let pictures = labelled(set);
     assert_eq!(pictures.len(), count);
     let mut wrong = Vec::new();
+    let mut empty_digits = Vec::new();
     for (path, want) in &pictures {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         // A fresh reader each time, as `sudoku-bot read` has.
@@ -365,10 +379,32 @@ fn read_set(set: &str, count: usize, exactly: &[&str]) {
             Err(e) if exactly.contains(&name.as_str()) => {
                 wrong.push(format!("{name}: refused ({e}), to be read exactly"))
             }
+            Err(ReadError::Doubtful { cells, reading, .. }) => {
+                for (i, c) in reading.cells.iter().enumerate() {
+                    let holds = want.as_bytes()[i] != b'.';
+                    if holds
+                        && c.method == Method::Empty
+                        && c.confidence > 0.0
+                        && !cells.contains(&i)
+                    {
+                        empty_digits.push(format!("{name} {}", sudoku_bot::grid::cell_name(i)));
+                    }
+                }
+            }
             Err(_) => {}
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let allowed = EMPTY_DIGIT_CELLS
+        .iter()
+        .find(|s| s.0 == set)
+        .map_or(0, |s| s.1);
+    assert!(
+        empty_digits.len() <= allowed,
+        "{} cells holding a digit read as empty (at most {allowed}): {}",
+        empty_digits.len(),
+        empty_digits.join(", ")
+    );
 }
 
 #[test]
