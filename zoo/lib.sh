@@ -369,11 +369,17 @@ PY
 }
 
 # Clicks the middle of the first words on the screen that match REGEX (Tesseract's
-# word boxes on a screenshot scaled up twice).
+# word boxes on a screenshot scaled up twice, else on the screenshot as it is: on a
+# fresh Debian 12 machine Tesseract's layout analysis lost sudoku-1440's button row in
+# the smoothed enlargement of its window, and read it in the original).
 zoo_click_words() {
-  local png=$ZOO_RUN/click.png xy
-  zoo_shot "$png" && convert "$png" -resize 200% "$png" 2>/dev/null
-  xy=$(tesseract "$png" - tsv 2>/dev/null | awk -F'\t' -v re="$1" 'NR > 1 && $12 ~ re && $11 > 30 { print int(($7 + $9 / 2) / 2) " " int(($8 + $10 / 2) / 2); exit }')
+  local shot=$ZOO_RUN/click-1.png png=$ZOO_RUN/click.png xy="" k
+  zoo_shot "$shot" || { zoo_log "no screenshot"; return 1; }
+  for k in 2 1; do
+    if ((k == 2)); then convert "$shot" -resize 200% "$png" 2>/dev/null; else cp "$shot" "$png"; fi
+    xy=$(tesseract "$png" - tsv 2>/dev/null | awk -F'\t' -v re="$1" -v k=$k 'NR > 1 && $12 ~ re && $11 > 30 { print int(($7 + $9 / 2) / k) " " int(($8 + $10 / 2) / k); exit }')
+    [[ -n $xy ]] && break
+  done
   [[ -n $xy ]] || { zoo_log "no \"$1\" on the screen"; return 1; }
   xdotool mousemove $xy click 1
 }

@@ -41,8 +41,14 @@ from sudoku_1440.main import main
 main()"
   zoo_wait_window '^Sudoku$' 60 >/dev/null || return 1
   ZOO_WINDOW=Sudoku
+  # Kivy draws its buttons a while after the window maps (2 s was enough until a fresh
+  # machine's first starts took longer): the button is waited for, 30 s at most.
+  local tries=0
   sleep 2
-  zoo_click_words 'generate' || return 1
+  until zoo_click_words 'generate'; do
+    ((++tries < 15)) || return 1
+    sleep 2
+  done
   sleep 1.5
 }
 
