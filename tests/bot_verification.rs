@@ -168,6 +168,28 @@ fn a_digit_the_game_changed_is_fixed_before_the_game_judges_the_grid() {
 }
 
 #[test]
+fn givens_doubted_for_a_clash_of_typed_digits_do_not_stop_the_fix() {
+    // sudoku-1440 (Kivy) puts a typed digit into the wrong cell; a fresh reading then
+    // doubts every cell of that digit, givens too, for the clash (its 7s). Those givens
+    // are not hidden by anything: the typed cells that are wrong are entered again.
+    let (game, dir) = setup();
+    {
+        let mut g = game.borrow_mut();
+        g.doubts_clashing_digit = true;
+        g.tamper_at = Some(40);
+    }
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let outcome = bot.run_once();
+    let g = game.borrow();
+    assert!(
+        matches!(outcome, Ok(Outcome::Solved { .. })),
+        "{outcome:?} {}",
+        g.board
+    );
+    assert!(g.is_solved(), "{}", g.board);
+}
+
+#[test]
 fn a_solved_grid_under_a_banner_is_not_played_again() {
     let (game, dir) = setup();
     let mut bot = bot_that_solved_one(&game, dir.path());

@@ -556,13 +556,23 @@ fn another_solution(puzzle: &Grid, tried: &[Grid]) -> Option<Grid> {
 }
 
 /// The reading with the puzzle's own digits put back where at most two of them do not
-/// read (empty or doubtful, not read as another digit): `None` when more are gone, or
-/// one reads as another digit (something is drawn over the grid).
+/// read (empty or doubtful, not read as another digit), or where those that do not are
+/// all one digit's, each ink no reader names (a fresh reading doubts a digit's every
+/// cell, givens too, when the game put a typed copy of it into a wrong cell: the
+/// rules see the clash; sudoku-1440's 7s). `None` when more are gone, or one reads as
+/// another digit (something is drawn over the grid: a banner covers givens of several
+/// digits).
 fn givens_unread(reading: &Reading, puzzle: &Grid) -> Option<Reading> {
     let gone: Vec<usize> = (0..81)
         .filter(|&i| puzzle.cells()[i] != 0 && reading.grid.cells()[i] != puzzle.cells()[i])
         .collect();
-    if gone.len() > 2 || gone.iter().any(|&i| reading.grid.cells()[i] != 0) {
+    let unread = reading.unread_cells();
+    let one_digit_doubted = gone.iter().all(|&i| unread.contains(&i))
+        && gone
+            .iter()
+            .all(|&i| puzzle.cells()[i] == puzzle.cells()[gone[0]]);
+    if (gone.len() > 2 && !one_digit_doubted) || gone.iter().any(|&i| reading.grid.cells()[i] != 0)
+    {
         return None;
     }
     let mut whole = reading.clone();

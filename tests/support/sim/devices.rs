@@ -154,6 +154,29 @@ impl GridReader for SimReader {
     }
 
     fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
+        {
+            let g = self.0.borrow();
+            if g.doubts_clashing_digit {
+                if let Some(d) = clashing_digit(&g.board) {
+                    let cells: Vec<usize> = (0..81).filter(|&i| g.board.cells()[i] == d).collect();
+                    let mut seen = g.board;
+                    for &i in &cells {
+                        seen.set(i / 9, i % 9, 0);
+                    }
+                    let mut reading = g.reading_of(seen);
+                    for &i in &cells {
+                        reading.cells[i].digit_box = Some(reading.cells[i].cell_box);
+                        reading.cells[i].confidence = 0.0;
+                        reading.cells[i].method = Method::Ocr;
+                    }
+                    return Err(ReadError::Doubtful {
+                        reason: "the digits read clash".into(),
+                        cells,
+                        reading: Box::new(reading),
+                    });
+                }
+            }
+        }
         let cached = {
             let mut g = self.0.borrow_mut();
             g.fresh_reads += 1;
@@ -449,4 +472,28 @@ impl Game {
             }
         }
     }
+}
+
+/// A digit the grid holds twice in one row, column or box.
+fn clashing_digit(grid: &Grid) -> Option<u8> {
+    let units = (0..9).flat_map(|k| {
+        [
+            (0..9).map(|c| k * 9 + c).collect::<Vec<_>>(),
+            (0..9).map(|r| r * 9 + k).collect(),
+            (0..9)
+                .map(|j| (k / 3 * 3 + j / 3) * 9 + k % 3 * 3 + j % 3)
+                .collect(),
+        ]
+    });
+    for unit in units {
+        let mut seen = 0u16;
+        for i in unit {
+            let d = grid.cells()[i];
+            if d != 0 && seen & 1 << d != 0 {
+                return Some(d);
+            }
+            seen |= 1 << d;
+        }
+    }
+    None
 }

@@ -77,6 +77,7 @@ impl Game {
             last_area: None,
             verdicts: 0,
             tamper_at: None,
+            doubts_clashing_digit: false,
             focus_delay: None,
             focus_late_from: 0,
             focus_frames: false,

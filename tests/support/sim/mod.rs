@@ -206,6 +206,10 @@ pub struct Game {
     pub verdicts: u32,
     /// The game changes the Nth digit typed into another digit.
     pub tamper_at: Option<usize>,
+    /// While the board holds a digit twice in a row, column or box, the reader doubts
+    /// every cell holding that digit, givens too (a fresh reading's rules, when the
+    /// game put typed digits into the wrong cells: sudoku-1440's 7s).
+    pub doubts_clashing_digit: bool,
     /// A clicked cell takes the focus only this long after the click: a key before
     /// then goes to the cell selected before.
     pub focus_delay: Option<std::time::Duration>,
