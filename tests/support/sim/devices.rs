@@ -157,7 +157,7 @@ impl GridReader for SimReader {
         {
             let g = self.0.borrow();
             if g.doubts_clashing_digit {
-                if let Some(d) = clashing_digit(&g.board) {
+                if let Some(d) = g.board.conflicts().first().map(|c| c.digit) {
                     let cells: Vec<usize> = (0..81).filter(|&i| g.board.cells()[i] == d).collect();
                     let mut seen = g.board;
                     for &i in &cells {
@@ -472,28 +472,4 @@ impl Game {
             }
         }
     }
-}
-
-/// A digit the grid holds twice in one row, column or box.
-fn clashing_digit(grid: &Grid) -> Option<u8> {
-    let units = (0..9).flat_map(|k| {
-        [
-            (0..9).map(|c| k * 9 + c).collect::<Vec<_>>(),
-            (0..9).map(|r| r * 9 + k).collect(),
-            (0..9)
-                .map(|j| (k / 3 * 3 + j / 3) * 9 + k % 3 * 3 + j % 3)
-                .collect(),
-        ]
-    });
-    for unit in units {
-        let mut seen = 0u16;
-        for i in unit {
-            let d = grid.cells()[i];
-            if d != 0 && seen & 1 << d != 0 {
-                return Some(d);
-            }
-            seen |= 1 << d;
-        }
-    }
-    None
 }
