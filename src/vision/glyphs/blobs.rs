@@ -119,29 +119,6 @@ pub(super) fn stack_gap(h: u32) -> u32 {
     ((h as f32 * STACK_GAP) as u32).max(2)
 }
 
-/// How many clusters `blobs` make, blobs within `gap` of each other (both ways) joined.
-pub(super) fn clusters(blobs: &[Blob], gap: u32) -> usize {
-    let near = |a: &Blob, b: &Blob| {
-        a.x0 <= b.x1 + gap && b.x0 <= a.x1 + gap && a.y0 <= b.y1 + gap && b.y0 <= a.y1 + gap
-    };
-    let mut label: Vec<usize> = (0..blobs.len()).collect();
-    loop {
-        let mut changed = false;
-        for i in 0..blobs.len() {
-            for j in 0..blobs.len() {
-                if label[j] < label[i] && near(&blobs[i], &blobs[j]) {
-                    label[i] = label[j];
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    label.iter().enumerate().filter(|&(i, &l)| i == l).count()
-}
-
 /// The tallest pair of upright bars (three times as tall as wide, 2 px wide or more)
 /// one on the other within `gap`: a segment digit whose right bars stand apart
 /// (DSEG14 Classic Mini's 4 at 56 px: its b and c, 15 px each, beside a 17 px blob of

@@ -80,7 +80,18 @@ pub fn cluster(blobs: &[[u32; 4]], h: u32) -> Option<([u32; 4], u32)> {
 /// The box of the tallest cluster of `min` or more `dots`, each within `gap` of
 /// another.
 fn cluster_within(dots: &[[u32; 4]], gap: u32, min: usize) -> Option<[u32; 4]> {
-    let mut group: Vec<usize> = (0..dots.len()).collect();
+    clusters(dots, gap)
+        .into_iter()
+        .filter(|&(_, n)| n >= min)
+        .map(|(b, _)| b)
+        .max_by_key(|b| (b[3] - b[1], b[2] - b[0]))
+}
+
+/// The clusters `boxes` make (x0, y0, x1, y1, inclusive), each box within `gap` of
+/// another of its cluster: each cluster's box and how many boxes it holds, in the
+/// order of their first box.
+pub(super) fn clusters(boxes: &[[u32; 4]], gap: u32) -> Vec<([u32; 4], usize)> {
+    let mut group: Vec<usize> = (0..boxes.len()).collect();
     fn root(group: &mut [usize], mut i: usize) -> usize {
         while group[i] != i {
             group[i] = group[group[i]];
@@ -88,44 +99,38 @@ fn cluster_within(dots: &[[u32; 4]], gap: u32, min: usize) -> Option<[u32; 4]> {
         }
         i
     }
-    for i in 0..dots.len() {
-        for j in i + 1..dots.len() {
-            if near(&dots[i], &dots[j], gap) {
+    for i in 0..boxes.len() {
+        for j in i + 1..boxes.len() {
+            if near(&boxes[i], &boxes[j], gap) {
                 let (a, b) = (root(&mut group, i), root(&mut group, j));
                 group[a] = b;
             }
         }
     }
-    let mut clusters: Vec<(usize, [u32; 4])> = Vec::new(); // (root, box) with a count
-    let mut counts: Vec<usize> = Vec::new();
-    for (i, dot) in dots.iter().enumerate() {
+    let mut roots: Vec<usize> = Vec::new();
+    let mut out: Vec<([u32; 4], usize)> = Vec::new();
+    for (i, b) in boxes.iter().enumerate() {
         let r = root(&mut group, i);
-        match clusters.iter().position(|(k, _)| *k == r) {
+        match roots.iter().position(|&k| k == r) {
             Some(c) => {
-                let b = &mut clusters[c].1;
-                *b = [
-                    b[0].min(dot[0]),
-                    b[1].min(dot[1]),
-                    b[2].max(dot[2]),
-                    b[3].max(dot[3]),
+                let (g, n) = &mut out[c];
+                *g = [
+                    g[0].min(b[0]),
+                    g[1].min(b[1]),
+                    g[2].max(b[2]),
+                    g[3].max(b[3]),
                 ];
-                counts[c] += 1;
+                *n += 1;
             }
             None => {
-                clusters.push((r, *dot));
-                counts.push(1);
+                roots.push(r);
+                out.push((*b, 1));
             }
         }
     }
-    clusters
-        .iter()
-        .zip(&counts)
-        .filter(|(_, &n)| n >= min)
-        .map(|((_, b), _)| *b)
-        .max_by_key(|b| (b[3] - b[1], b[2] - b[0]))
+    out
 }
 
-/// True when two boxes are at most `gap` pixels apart both ways.
 fn near(a: &[u32; 4], b: &[u32; 4], gap: u32) -> bool {
     let dx = b[0].saturating_sub(a[2]).max(a[0].saturating_sub(b[2]));
     let dy = b[1].saturating_sub(a[3]).max(a[1].saturating_sub(b[3]));

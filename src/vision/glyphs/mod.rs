@@ -203,12 +203,13 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
     // a glyph's stacking gap of each other are the pieces of one glyph (a hairline
     // digit broken where its strokes fade: Lato Hairline's 2 as its arc and its foot,
     // a pixel apart), not marks that stand in their own places.
-    let marks: Vec<Blob> = inked
+    let marks: Vec<[u32; 4]> = inked
         .blobs(false)
-        .into_iter()
+        .iter()
         .filter(|b| b.mark_like(inked.w, inked.h))
+        .map(|b| [b.x0, b.y0, b.x1, b.y1])
         .collect();
-    if clusters(&marks, stack_gap(inked.h)) >= 2 {
+    if dots::clusters(&marks, stack_gap(inked.h)).len() >= 2 {
         return false;
     }
     let faint = INK_CONTRAST / 2;
@@ -586,7 +587,7 @@ pub mod dots;
 mod heights;
 pub mod outline;
 pub mod signature;
-use blobs::{clusters, digit_blob, edge_streak, stack_gap, Blob};
+use blobs::{digit_blob, edge_streak, stack_gap, Blob};
 pub use heights::{doubt_lone_marks, given_height_threshold};
 use outline::Outline;
 
