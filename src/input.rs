@@ -67,6 +67,11 @@ pub enum InputError {
     /// the point): nothing was sent.
     #[error("stopped: {0}")]
     Unsafe(String),
+    /// Input sent now would reach no program: the game is not on the screen, or no
+    /// window has the keyboard focus. Nothing was sent; play may go on once the game
+    /// is back (a pause, not a stop).
+    #[error("nothing sent: {0}")]
+    Unreachable(String),
     /// Input the bot did not send arrived.
     #[error("stopped: {0} while the bot was playing (the user took over)")]
     Interfered(String),

@@ -161,6 +161,75 @@ fn a_window_that_takes_the_focus_mid_play_gets_no_key() {
     assert_eq!(g.digits().len(), 5);
 }
 
+/// The window manager holding the focus (as openbox does between a window unmapped
+/// and the next one focused) is no thief: no key goes anywhere while it does, and the
+/// next move's click gives the game the focus back.
+#[test]
+fn a_focus_that_no_window_holds_pauses_play_and_a_click_takes_it_back() {
+    let (game, dir) = setup();
+    game.borrow_mut().nobody_focused_after = Some((5, true));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let step = bot.step().unwrap();
+    assert!(
+        matches!(&step, Step::Wait(why) if why.contains("focus is on no window")),
+        "{step:?}"
+    );
+    assert_eq!(game.borrow().digits().len(), 5);
+    let outcome = bot.run_once().unwrap();
+    assert!(matches!(outcome, Outcome::Solved { .. }), "{outcome:?}");
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+/// Without a window manager to give the focus on a click, the pauses end: the third
+/// time no window has the focus, play stops with nothing typed astray.
+#[test]
+fn a_focus_no_click_brings_back_stops_play_on_the_third_try() {
+    let (game, dir) = setup();
+    game.borrow_mut().nobody_focused_after = Some((5, false));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::FocusLost(_)), "{err}");
+    assert!(
+        err.to_string().contains("keyboard focus is on no window"),
+        "{err}"
+    );
+    let g = game.borrow();
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+    assert_eq!(g.digits().len(), 5);
+}
+
+/// The input device checks each key again as it sends it. The game unmapped in the
+/// moment since the bot's own checks: nothing sent, and play pauses, then goes on.
+#[test]
+fn a_key_the_device_finds_would_reach_no_program_pauses_play() {
+    let (game, dir) = setup();
+    game.borrow_mut().key_refused_after = Some((7, true));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let step = bot.step().unwrap();
+    assert!(
+        matches!(&step, Step::Wait(why) if why.contains("not on the screen")),
+        "{step:?}"
+    );
+    assert_eq!(game.borrow().digits().len(), 7);
+    assert!(matches!(bot.run_once().unwrap(), Outcome::Solved { .. }));
+    let g = game.borrow();
+    assert_eq!(g.board, Grid::parse(SOLUTION).unwrap());
+    assert!(g.strays().is_empty(), "{:?}", g.strays());
+}
+
+/// The control: a key the device finds another program would get stops play.
+#[test]
+fn a_key_the_device_finds_another_program_would_get_stops_play() {
+    let (game, dir) = setup();
+    game.borrow_mut().key_refused_after = Some((7, false));
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err();
+    assert!(matches!(err, BotError::Input(_)), "{err}");
+    assert_eq!(game.borrow().digits().len(), 7);
+}
+
 #[test]
 fn the_watch_waits_for_a_focus_thief_to_let_go_then_plays() {
     let (game, dir) = setup();

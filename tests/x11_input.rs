@@ -3,7 +3,9 @@
 //! the reason named) when another program holds the keyboard grab, has the focus, or
 //! has a window inside the game under the pointer; a click under an InputOnly window of
 //! another program is refused; a pointer grab of the game's own client is waited out;
-//! input the device did not send is reported.
+//! input that would reach no program (the focus on the window manager's own window,
+//! the game unmapped) is not sent and said so, as a pause; input the device did not
+//! send is reported.
 
 use sudoku_bot_testkit as support;
 
@@ -43,6 +45,13 @@ fn refused(result: Result<(), InputError>, words: &str) {
     match result {
         Err(InputError::Unsafe(why)) => assert!(why.contains(words), "{why}"),
         other => panic!("expected a refusal saying {words:?}, got {other:?}"),
+    }
+}
+
+fn unreachable(result: Result<(), InputError>, words: &str) {
+    match result {
+        Err(InputError::Unreachable(why)) => assert!(why.contains(words), "{why}"),
+        other => panic!("expected input that reaches no program, {words:?}, got {other:?}"),
     }
 }
 
@@ -141,6 +150,44 @@ fn the_device_sends_only_where_the_game_gets_it() {
     drop(thief.close());
     game.take_focus();
     game.sync();
+    let _ = input.user_activity();
+
+    // The window manager holds the focus (as openbox does between a window unmapped
+    // and the next one focused): a key would reach no program. Nothing is sent, and
+    // the device says so as a pause, not as another program's doing.
+    game.clear();
+    game.give_focus_to_window_manager();
+    unreachable(input.key(Key::Digit(5)), "focus is on no window");
+    assert!(settled(&game).is_empty(), "{:?}", game.events());
+    game.take_focus();
+    game.sync();
+
+    // The game taken off the screen: the window behind would get the click and the
+    // key. Nothing is sent; a pause too.
+    let behind = Recorder::open(&desk.display, spec("Behind", (0, 0, 1280, 1024), false));
+    behind.lower();
+    std::thread::sleep(Duration::from_millis(100));
+    game.set_mapped(false);
+    unreachable(
+        input.click(ScreenPoint { x: 200, y: 200 }),
+        "not on the screen",
+    );
+    unreachable(input.key(Key::Digit(5)), "not on the screen");
+    assert!(settled(&behind).is_empty(), "{:?}", behind.events());
+    // The control: the same click with the game back reaches it.
+    game.set_mapped(true);
+    game.take_focus();
+    game.sync();
+    input
+        .click(ScreenPoint { x: 200, y: 200 })
+        .expect("a click on the game back on the screen");
+    assert!(
+        settled(&game).iter().any(|e| e.starts_with("button 1")),
+        "{:?}",
+        game.events()
+    );
+    assert!(behind.close().is_empty());
+    game.clear();
     let _ = input.user_activity();
 
     // A key through XTest from another program is the user's, not the bot's.

@@ -253,6 +253,9 @@ pub struct Bot<S: Screen, R: GridReader, I: Input> {
     /// The window that took the keyboard focus while the bot typed: the watch waits for
     /// it to let go rather than click the focus back.
     focus_thief: Option<String>,
+    /// How many times in a row play paused because no window had the keyboard focus
+    /// (a click on the game gives it back); see [`safety::MAX_UNFOCUSED`].
+    unfocused: u32,
     /// The pauses between inputs, learnt from the game (the configured delays first).
     pace: pace::Pace,
     /// Whether a look in the last round of play slowed the pace: the cells that
@@ -304,6 +307,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             last_reason: String::new(),
             last_input: None,
             focus_thief: None,
+            unfocused: 0,
             pace,
             slowed_in_play: false,
             model: learn::Model::default(),

@@ -21,7 +21,27 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// longer reads the same means something covers or changed the grid, and typing
     /// stops. Cells around the last move are left to the next look (a popover may
     /// hide them).
+    ///
+    /// The input device checks each input again as it sends it: one that would reach
+    /// no program (the game gone from the screen, the focus on no window since the
+    /// bot's own checks) is not sent, and play pauses as for the bot's own checks.
     pub(super) fn play(
+        &mut self,
+        moves: &[Move],
+        puzzle: &Grid,
+        start: &WindowView,
+        map: &CellMap,
+    ) -> Result<Played, BotError> {
+        match self.play_moves(moves, puzzle, start, map) {
+            Err(BotError::Input(InputError::Unreachable(why))) => {
+                debug!("the input device sent nothing: {why}");
+                Ok(Played::Paused(why))
+            }
+            played => played,
+        }
+    }
+
+    fn play_moves(
         &mut self,
         moves: &[Move],
         puzzle: &Grid,
@@ -347,6 +367,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             cells.push(m.cell);
         }
         round.note_typed(m, self.now());
+        self.unfocused = 0;
         self.last_input = round.last_key;
         self.pause(delays.after_key);
         Ok(None)

@@ -3,6 +3,12 @@
 //! keyboard, the game holding the keyboard focus, the pointer where the bot left it.
 
 use super::*;
+use crate::screen::Elsewhere;
+
+/// The times in a row that no window may have the keyboard focus when a key is due:
+/// before this one play pauses (the next move's click gives the game the focus back);
+/// at this one it stops, as the click does not.
+pub(super) const MAX_UNFOCUSED: u32 = 3;
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     /// Why no input may go to the game now, else `None`: the window moved, was
@@ -57,7 +63,8 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 
     /// `None` when the screen is unlocked and the game has the keyboard focus. Else why
     /// the bot stops typing: the screen locked or the game itself went away
-    /// (unmapped, minimised, moved: a pause), or another window took the focus.
+    /// (unmapped, minimised, moved), or no window has the focus (a pause: the next
+    /// move's click gives it back), or another window took it.
     pub(super) fn focus_lost(
         &mut self,
         start: &WindowView,
@@ -68,19 +75,25 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         if let Some(why) = self.screen.locked()? {
             return Ok(Some(Played::Paused(why)));
         }
-        let Some(thief) = self.focus_check()? else {
+        let Some(holder) = self.focus_check()? else {
             return Ok(None);
         };
-        Ok(Some(match self.unsafe_to_act(start, map, &[])? {
-            Some(why) => Played::Paused(why),
-            None => Played::FocusLost(thief),
+        Ok(Some(match (self.unsafe_to_act(start, map, &[])?, holder) {
+            (Some(why), _) => Played::Paused(why),
+            (None, Elsewhere::Nobody(why)) if self.unfocused + 1 < MAX_UNFOCUSED => {
+                self.unfocused += 1;
+                Played::Paused(format!(
+                    "the keyboard focus is on {why}; a click on the game takes it back"
+                ))
+            }
+            (None, holder) => Played::FocusLost(holder.to_string()),
         }))
     }
 
-    /// `None` when the game has the keyboard focus, else which window has it. A click
+    /// `None` when the game has the keyboard focus, else who has it. A click
     /// gives the focus a moment after it lands, so the game gets looks 1, 2, 4 ... 64
     /// ms apart (about 130 ms in all) before the focus is called lost.
-    pub(super) fn focus_check(&mut self) -> Result<Option<String>, BotError> {
+    pub(super) fn focus_check(&mut self) -> Result<Option<Elsewhere>, BotError> {
         const LOOKS: u32 = 8;
         let mut elsewhere = None;
         for look in 0..LOOKS {

@@ -399,7 +399,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             )));
         }
         if let Some(thief) = self.focus_thief.clone() {
-            if self.screen.focus_elsewhere()?.as_ref() == Some(&thief) {
+            if self
+                .screen
+                .focus_elsewhere()?
+                .map(|e| e.to_string())
+                .as_ref()
+                == Some(&thief)
+            {
                 return Ok(Some(format!(
                     "{thief} has the keyboard focus; waiting for it to let go"
                 )));

@@ -234,6 +234,25 @@ impl WindowView {
     }
 }
 
+/// Who has the keyboard focus when the game has not, in a few words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elsewhere {
+    /// No program's window: none at all, or the window manager's own (between two
+    /// windows, as when one was unmapped). A key would reach no program, and a click
+    /// on the game gives it the focus back.
+    Nobody(String),
+    /// Another window, described, or no window while keys go to another program.
+    Window(String),
+}
+
+impl std::fmt::Display for Elsewhere {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Elsewhere::Nobody(who) | Elsewhere::Window(who) => f.write_str(who),
+        }
+    }
+}
+
 /// The window the bot plays, behind a trait so tests can replay recorded screenshots.
 pub trait Screen {
     /// Where the window is now, and what is stacked above it. [`ScreenError::Gone`]
@@ -245,8 +264,8 @@ pub trait Screen {
     /// screen): a message window of the game's, for its words.
     fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError>;
     /// `None` when the game window (or a window inside it) has the keyboard focus, so
-    /// that keys go to the game; else which window has it, in a few words.
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError>;
+    /// that keys go to the game; else who has it.
+    fn focus_elsewhere(&mut self) -> Result<Option<Elsewhere>, ScreenError>;
     /// Why no input may be sent now because the screen is locked or blanked, else
     /// `None`.
     fn locked(&mut self) -> Result<Option<String>, ScreenError>;
@@ -274,7 +293,7 @@ impl<T: Screen + ?Sized> Screen for Box<T> {
     fn capture_area(&mut self, area: &ScreenRect) -> Result<RgbaImage, ScreenError> {
         (**self).capture_area(area)
     }
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+    fn focus_elsewhere(&mut self) -> Result<Option<Elsewhere>, ScreenError> {
         (**self).focus_elsewhere()
     }
     fn locked(&mut self) -> Result<Option<String>, ScreenError> {

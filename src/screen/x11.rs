@@ -151,15 +151,15 @@ impl Screen for X11Screen {
         }
     }
 
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+    fn focus_elsewhere(&mut self) -> Result<Option<Elsewhere>, ScreenError> {
         let focus = self.x11.conn.get_input_focus()?.reply()?.focus;
         match focus {
-            0 => return Ok(Some("no window has the keyboard focus".into())),
+            0 => return Ok(Some(Elsewhere::Nobody("no window".into()))),
             // PointerRoot: keys go to whatever is under the pointer.
             1 => {
-                return Ok(Some(
-                    "no window has the keyboard focus (it follows the pointer)".into(),
-                ))
+                return Ok(Some(Elsewhere::Window(
+                    "no window (keys go to the window under the pointer)".into(),
+                )))
             }
             _ => {}
         }
@@ -169,14 +169,24 @@ impl Screen for X11Screen {
             if self.x11.same_client(focus, self.info.id) {
                 return Ok(None);
             }
-            return Ok(Some(format!(
+            return Ok(Some(Elsewhere::Window(format!(
                 "{} (a window of another program inside the game's window)",
                 self.x11.window_info(focus, None).describe()
+            ))));
+        }
+        // A window of the window manager's own (a frame, or the window it focuses
+        // when no window has the focus): keys reach no program. Openbox holds it so
+        // between a window unmapped and the next one focused.
+        if self.x11.is_window_managers(focus)? {
+            return Ok(Some(Elsewhere::Nobody(
+                "no window (the window manager holds it)".into(),
             )));
         }
         let top = self.x11.top_level(focus).unwrap_or(focus);
         let client = self.x11.client_of(top).unwrap_or(top);
-        Ok(Some(self.x11.window_info(client, None).describe()))
+        Ok(Some(Elsewhere::Window(
+            self.x11.window_info(client, None).describe(),
+        )))
     }
 
     fn game_window(&self) -> Option<&WindowInfo> {
@@ -296,6 +306,7 @@ struct Atoms {
     wm_window_type_normal: Atom,
     net_wm_name: Atom,
     utf8_string: Atom,
+    supporting_wm_check: Atom,
 }
 
 impl X11 {
@@ -315,6 +326,7 @@ impl X11 {
             wm_window_type_normal: intern(b"_NET_WM_WINDOW_TYPE_NORMAL")?,
             net_wm_name: intern(b"_NET_WM_NAME")?,
             utf8_string: intern(b"UTF8_STRING")?,
+            supporting_wm_check: intern(b"_NET_SUPPORTING_WM_CHECK")?,
         };
         let id_mask = conn.setup().resource_id_mask;
         Ok(X11 {
@@ -514,6 +526,15 @@ impl X11 {
             width: geometry.width as u32,
             height: geometry.height as u32,
         })
+    }
+
+    /// True when the window manager's X client made `window`: the client of the
+    /// window named by the root's `_NET_SUPPORTING_WM_CHECK` (EWMH).
+    pub(super) fn is_window_managers(&self, window: Window) -> Result<bool, ScreenError> {
+        let check = self.u32_property(self.root, self.atoms.supporting_wm_check)?;
+        Ok(check
+            .first()
+            .is_some_and(|&wm| wm != 0 && self.same_client(window, wm)))
     }
 
     pub(super) fn is_hidden(&self, window: Window) -> Result<bool, ScreenError> {

@@ -33,7 +33,7 @@ use x11rb::errors::{ConnectionError, ReplyError};
 use x11rb::protocol::xinput::{self, ConnectionExt as _};
 use x11rb::protocol::xproto::{
     ChangeWindowAttributesAux, ConnectionExt as _, CreateWindowAux, EventMask, GrabMode,
-    GrabStatus, NotifyDetail, NotifyMode, Window, WindowClass,
+    GrabStatus, MapState, NotifyDetail, NotifyMode, Window, WindowClass,
 };
 use x11rb::protocol::xtest::ConnectionExt as _;
 use x11rb::protocol::Event;
@@ -54,6 +54,9 @@ const GRAB_PATIENCE: Duration = Duration::from_millis(1000);
 const GAME_GRAB_PATIENCE: Duration = Duration::from_secs(15);
 /// How long the focus is watched once it was seen leaving the game.
 const FOCUS_WATCH: Duration = Duration::from_millis(100);
+
+/// Why input reaches no program while the game's window is off the screen.
+const GAME_AWAY: &str = "the game window is not on the screen (unmapped or on another workspace)";
 
 /// The real device on X11.
 pub struct X11Input {
@@ -358,17 +361,23 @@ impl X11Input {
 
     /// When the focus left the game since the last look: watches it for
     /// [`FOCUS_WATCH`] and fails naming the first window of another program that has
-    /// it (a program that keeps taking it back). The game's own dialogs do not count.
+    /// it (a program that keeps taking it back). The game's own dialogs and the window
+    /// manager's windows do not count; a game off the screen is a pause.
     fn focus_stayed(&mut self) -> Result<(), InputError> {
         let game = self.game()?;
         let left = self.game.as_ref().is_some_and(|g| g.focus_left);
         if !left {
             return Ok(());
         }
+        // Unmapped, it lost the focus to no program's doing.
+        if !self.game_viewable(game)? {
+            return Err(InputError::Unreachable(GAME_AWAY.into()));
+        }
         let start = Instant::now();
         while start.elapsed() < FOCUS_WATCH {
             let focus = self.focus()?;
-            if focus > 1 && !self.x11.same_client(focus, game) {
+            // The window manager's own window (between two windows) is no program's.
+            if focus > 1 && !self.x11.same_client(focus, game) && !self.window_managers(focus) {
                 return Err(unsafe_now(format!(
                     "the keyboard focus is on {}: another program took it from the game",
                     self.name(focus)
@@ -440,23 +449,50 @@ impl X11Input {
         Ok((chain, at.unwrap_or(ScreenPoint { x: 0, y: 0 })))
     }
 
-    /// Why a key sent now would not reach the game, else `None` (the server is held).
-    fn key_blocked(&self, game: Window) -> Result<Option<String>, InputError> {
+    /// True when the window manager made `window` (a frame, or the window it focuses
+    /// when no window has the focus).
+    fn window_managers(&self, window: Window) -> bool {
+        self.x11.is_window_managers(window).unwrap_or(false)
+    }
+
+    /// Whether the game's window is on the screen (mapped, its ancestors too).
+    fn game_viewable(&self, game: Window) -> Result<bool, InputError> {
+        let attributes = self
+            .x11
+            .conn
+            .get_window_attributes(game)
+            .map_err(failed)?
+            .reply();
+        Ok(attributes.is_ok_and(|a| a.map_state == MapState::VIEWABLE))
+    }
+
+    /// Why a key sent now would not reach the game, else `None` (the server is held):
+    /// [`InputError::Unreachable`] when it would reach no program (the game off the
+    /// screen, the focus on no window), else why another program could get it.
+    fn key_blocked(&self, game: Window) -> Result<Option<InputError>, InputError> {
         let focus = self.focus()?;
-        if focus <= 1 {
-            return Ok(Some(
-                "no window has the keyboard focus, so keys would go wherever the pointer is".into(),
-            ));
+        if !self.game_viewable(game)? {
+            return Ok(Some(InputError::Unreachable(GAME_AWAY.into())));
+        }
+        if focus == x11rb::NONE || self.window_managers(focus) {
+            return Ok(Some(InputError::Unreachable(
+                "the keyboard focus is on no window".into(),
+            )));
+        }
+        if focus == 1 {
+            return Ok(Some(unsafe_now(
+                "not typing: no window has the keyboard focus, so keys would go wherever the pointer is".into(),
+            )));
         }
         let inside = self
             .x11
             .is_inside(focus, game)
             .map_err(|e| InputError::Send(e.to_string()))?;
         if !inside || !self.x11.same_client(focus, game) {
-            return Ok(Some(format!(
-                "the keyboard focus is on {}, not the game",
+            return Ok(Some(unsafe_now(format!(
+                "not typing: the keyboard focus is on {}, not the game",
                 self.name(focus)
-            )));
+            ))));
         }
         // Keys go to the window under the pointer when it lies inside the focus.
         let (chain, _) = self.under_pointer(focus)?;
@@ -464,37 +500,47 @@ impl X11Input {
             .iter()
             .find(|&&w| !self.x11.same_client(w, game))
             .map(|&w| {
-                format!(
-                    "{} lies inside the game's window under the pointer and would get the key",
+                unsafe_now(format!(
+                    "not typing: {} lies inside the game's window under the pointer and would get the key",
                     self.name(w)
-                )
+                ))
             }))
     }
 
     /// Why a click now at `at` (the pointer already there) would not reach the game,
-    /// else `None` (the server is held).
-    fn click_blocked(&self, game: Window, at: ScreenPoint) -> Result<Option<String>, InputError> {
+    /// else `None` (the server is held): [`InputError::Unreachable`] when the game is
+    /// off the screen, else why another program could get it.
+    fn click_blocked(
+        &self,
+        game: Window,
+        at: ScreenPoint,
+    ) -> Result<Option<InputError>, InputError> {
+        let not_clicking = |why: String| Ok(Some(unsafe_now(format!("not clicking: {why}"))));
         let (chain, now) = self.under_pointer(self.x11.root)?;
         if now != at {
-            return Ok(Some(format!(
+            return not_clicking(format!(
                 "the pointer is at {now}, not at {at} where the bot put it"
-            )));
+            ));
         }
         let Some(pos) = chain.iter().position(|&w| w == game) else {
-            return Ok(Some(match chain.first() {
+            if !self.game_viewable(game)? {
+                return Ok(Some(InputError::Unreachable(GAME_AWAY.into())));
+            }
+            return not_clicking(match chain.first() {
                 Some(&top) => format!("{} is over {at}", self.name(top)),
                 None => format!("no window is at {at}"),
-            }));
+            });
         };
-        Ok(chain[pos..]
+        match chain[pos..]
             .iter()
             .find(|&&w| !self.x11.same_client(w, game))
-            .map(|&w| {
-                format!(
-                    "{} lies inside the game's window at {at} and would get the click",
-                    self.name(w)
-                )
-            }))
+        {
+            Some(&w) => not_clicking(format!(
+                "{} lies inside the game's window at {at} and would get the click",
+                self.name(w)
+            )),
+            None => Ok(None),
+        }
     }
 
     fn fake(&self, kind: u8, detail: u8, at: Option<ScreenPoint>) -> Result<(), InputError> {
@@ -655,8 +701,8 @@ impl Input for X11Input {
         self.no_foreign_input()?;
         self.send_when_free(|me| {
             me.fake(MOTION, 0, Some(at))?;
-            if let Some(why) = me.click_blocked(game, at)? {
-                return Err(unsafe_now(format!("not clicking: {why}")));
+            if let Some(blocked) = me.click_blocked(game, at)? {
+                return Err(blocked);
             }
             me.fake(BUTTON_PRESS, 1, None)?;
             me.fake(BUTTON_RELEASE, 1, None)
@@ -675,8 +721,8 @@ impl Input for X11Input {
         self.focus_stayed()?;
         // A pointer grab counts too: menus that take the pointer take the keys next.
         let passive = self.send_when_free(|me| {
-            if let Some(why) = me.key_blocked(game)? {
-                return Err(unsafe_now(format!("not typing: {why}")));
+            if let Some(blocked) = me.key_blocked(game)? {
+                return Err(blocked);
             }
             me.fake(KEY_PRESS, code, None)?;
             // A passive grab of another program that the press set off holds the

@@ -103,20 +103,21 @@ impl Screen for GnomeScreen {
     /// From GNOME Shell's window list when the bot has it. Without it Wayland does not
     /// say which window has the keyboard: `None` then, and the bot relies on its click
     /// (which gives the game the focus) and on the verification of what the game shows.
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+    fn focus_elsewhere(&mut self) -> Result<Option<screen::Elsewhere>, ScreenError> {
         let Some(shell) = self.shell_window()? else {
             return Ok(None);
         };
         if shell.has_focus {
             return Ok(None);
         }
+        // No window listed with the focus: the Shell's own (the overview's search).
         let others = shell_windows(&self.bus).unwrap_or_default();
-        Ok(Some(
+        Ok(Some(screen::Elsewhere::Window(
             others
                 .into_iter()
                 .find(|w| w.has_focus)
                 .map_or("another window".to_string(), |w| unplaced(&w.info)),
-        ))
+        )))
     }
 
     /// Frames come through a PipeWire stream, some tens of milliseconds behind.

@@ -179,6 +179,45 @@ impl Recorder {
         self.conn.flush().expect("flush");
     }
 
+    /// Gives the keyboard focus to the window manager's own window (the root's
+    /// `_NET_SUPPORTING_WM_CHECK`), as openbox does when no window is left to focus.
+    pub fn give_focus_to_window_manager(&self) {
+        let root = self.conn.setup().roots[0].root;
+        let atom = self
+            .conn
+            .intern_atom(false, b"_NET_SUPPORTING_WM_CHECK")
+            .expect("atom")
+            .reply()
+            .expect("atom")
+            .atom;
+        let wm = self
+            .conn
+            .get_property(false, root, atom, AtomEnum::WINDOW, 0, 1)
+            .expect("property")
+            .reply()
+            .expect("property")
+            .value32()
+            .and_then(|mut v| v.next())
+            .expect("a window manager that names its check window");
+        self.conn
+            .set_input_focus(InputFocus::POINTER_ROOT, wm, x11rb::CURRENT_TIME)
+            .expect("focus");
+        self.conn.flush().expect("flush");
+        self.sync();
+    }
+
+    /// Takes the window off the screen (as a switch to another workspace does), or
+    /// puts it back.
+    pub fn set_mapped(&self, mapped: bool) {
+        if mapped {
+            self.conn.map_window(self.window).expect("map");
+        } else {
+            self.conn.unmap_window(self.window).expect("unmap");
+        }
+        self.conn.flush().expect("flush");
+        self.sync();
+    }
+
     /// Grabs the keyboard, the pointer or both for this window, as a menu, a launcher
     /// or a screen locker does: input then goes here wherever the focus and the
     /// pointer are. Retries for up to a second while someone else holds the device.

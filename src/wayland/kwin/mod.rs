@@ -232,16 +232,18 @@ impl Screen for KwinScreen {
     }
 
     /// The active window in KWin's list.
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+    /// No active window is still another program's focus: Plasma's desktop shell
+    /// takes the keys then.
+    fn focus_elsewhere(&mut self) -> Result<Option<screen::Elsewhere>, ScreenError> {
         let list = self.look()?;
         if self.game.active {
             return Ok(None);
         }
-        Ok(Some(
+        Ok(Some(screen::Elsewhere::Window(
             list.iter()
                 .find(|w| w.active)
                 .map_or("no window".to_string(), |w| w.info(0).describe()),
-        ))
+        )))
     }
 
     fn locked(&mut self) -> Result<Option<String>, ScreenError> {

@@ -302,16 +302,19 @@ impl Screen for WlrScreen {
     }
 
     /// The focused window in sway's tree; without sway, not known (`None`).
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+    /// No window focused may be a panel that takes the keys: another program's.
+    fn focus_elsewhere(&mut self) -> Result<Option<screen::Elsewhere>, ScreenError> {
         let Some((list, game)) = self.sway_window()? else {
             return Ok(None);
         };
         if game.focused {
             return Ok(None);
         }
-        Ok(Some(list.iter().find(|w| w.focused).map_or(
-            "no window (an empty workspace or a panel)".to_string(),
-            |w| w.info.describe(),
+        Ok(Some(screen::Elsewhere::Window(
+            list.iter().find(|w| w.focused).map_or(
+                "no window (an empty workspace or a panel)".to_string(),
+                |w| w.info.describe(),
+            ),
         )))
     }
 

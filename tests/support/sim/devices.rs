@@ -78,7 +78,7 @@ impl Screen for SimScreen {
         Ok(RgbaImage::new(area.width.max(1), area.height.max(1)))
     }
 
-    fn focus_elsewhere(&mut self) -> Result<Option<String>, ScreenError> {
+    fn focus_elsewhere(&mut self) -> Result<Option<Elsewhere>, ScreenError> {
         Ok(self.0.borrow().focus_elsewhere.clone())
     }
 
@@ -251,6 +251,13 @@ impl Input for SimInput {
             return Ok(());
         }
         g.events.push(Event::Click(at));
+        // A click in the game takes the focus the window manager held.
+        if matches!(g.focus_elsewhere, Some(Elsewhere::Nobody(_)))
+            && g.nobody_focused_after
+                .is_some_and(|(_, clicks_focus)| clicks_focus)
+        {
+            g.focus_elsewhere = None;
+        }
         let clicks = g.clicks().len();
         if g.user_moves_mouse_after == Some(clicks) {
             g.pointer = ScreenPoint {
@@ -278,6 +285,16 @@ impl Input for SimInput {
             return Err(InputError::Send(format!("dry run: not pressing {key:?}")));
         }
         let mut g = self.0.borrow_mut();
+        if let Some((after, unreachable)) = g.key_refused_after {
+            if g.digits().len() == after {
+                g.key_refused_after = None;
+                return Err(if unreachable {
+                    InputError::Unreachable("the game window is not on the screen".into())
+                } else {
+                    InputError::Unsafe("the keyboard focus is on \"Editor\", not the game".into())
+                });
+            }
+        }
         g.note_cover();
         if let Some(why) = g.key_goes_elsewhere() {
             g.events.push(Event::Elsewhere(why));

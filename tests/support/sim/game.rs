@@ -46,6 +46,8 @@ impl Game {
             pad: None,
             focus_stolen_after: None,
             focus_elsewhere: None,
+            nobody_focused_after: None,
+            key_refused_after: None,
             locked_after: None,
             locked_for: 0,
             unmapped_after: None,
@@ -437,7 +439,17 @@ impl Game {
             }
         }
         if self.focus_stolen_after == Some(n) {
-            self.focus_elsewhere = Some("\"Untitled - Editor\" (Editor, 400x300 at 0,0)".into());
+            self.focus_elsewhere = Some(Elsewhere::Window(
+                "\"Untitled - Editor\" (Editor, 400x300 at 0,0)".into(),
+            ));
+        }
+        if self
+            .nobody_focused_after
+            .is_some_and(|(after, _)| after == n)
+        {
+            self.focus_elsewhere = Some(Elsewhere::Nobody(
+                "no window (the window manager holds it)".into(),
+            ));
         }
         if let Some((after, looks)) = self.locked_after {
             if after == n {

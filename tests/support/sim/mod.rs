@@ -25,7 +25,7 @@ use sudoku_bot::bot::{Bot, Clock, GridReader};
 use sudoku_bot::config::Config;
 use sudoku_bot::grid::Verdict;
 use sudoku_bot::input::{Input, InputError, Key, ScreenPoint};
-use sudoku_bot::screen::{Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
+use sudoku_bot::screen::{Elsewhere, Screen, ScreenError, ScreenRect, WindowInfo, WindowView};
 use sudoku_bot::vision::geometry::Homography;
 use sudoku_bot::vision::{CellReading, Method, Point, ReadError, Reading, Rect};
 use sudoku_bot::Grid;
@@ -145,8 +145,16 @@ pub struct Game {
     pub pad: Option<Vec<[f32; 2]>>,
     /// After this many digits another window takes the keyboard focus (for good).
     pub focus_stolen_after: Option<usize>,
-    /// Which window has the focus when it is not the game.
-    pub focus_elsewhere: Option<String>,
+    /// Who has the focus when the game has not.
+    pub focus_elsewhere: Option<Elsewhere>,
+    /// After this many digits no window has the keyboard focus (the window manager
+    /// holds it, as between a window unmapped and the next one focused), until a click
+    /// in the game gives it back; with `false`, no click does (no window manager).
+    pub nobody_focused_after: Option<(usize, bool)>,
+    /// After this many digits the input device refuses the next key, once (nothing
+    /// sent): with `true` as input that would reach no program (the game unmapped
+    /// since the bot's checks), with `false` as input another program would get.
+    pub key_refused_after: Option<(usize, bool)>,
     /// After this many digits the screen locks, for this many looks.
     pub locked_after: Option<(usize, usize)>,
     pub locked_for: usize,
