@@ -130,6 +130,11 @@ impl Reader {
                     members[0] / 9 + 1,
                     members[0] % 9 + 1
                 );
+                // Neither a digit nor proven empty: unread ink (the verdict's doubtful
+                // cells), not an empty cell read with full confidence.
+                for &i in members {
+                    cells[i].confidence = 0.0;
+                }
             }
             digit_like
         });

@@ -61,14 +61,24 @@ impl Glyph {
 
 /// Finds the glyph (the tallest mark, if any) in each of the 81 cells.
 pub fn find_glyphs(img: &RgbImage, regions: &Regions, lattice: &Lattice) -> Vec<Option<Glyph>> {
-    (0..81)
-        .map(|i| {
-            let bg = match lattice.labels[i] {
-                Some(l) => regions.regions[l as usize].mean(),
-                None => border_colour(img, &lattice.cells[i]),
-            };
-            cell_glyph(img, &lattice.cells[i], bg)
+    let backgrounds: Vec<[u8; 3]> = (0..81)
+        .map(|i| match lattice.labels[i] {
+            Some(l) => regions.regions[l as usize].mean(),
+            None => border_colour(img, &lattice.cells[i]),
         })
+        .collect();
+    // What an empty cell's middle holds in this picture: most cells are empty, so the
+    // median cell's. Faint ink is fainter than a digit's but stronger than that (an LCD
+    // face's unlit segments, drawn in every cell).
+    let mut middles: Vec<u8> = (0..81)
+        .map(|i| middle_contrast(img, &lattice.cells[i], backgrounds[i]))
+        .collect();
+    middles.sort_unstable();
+    let faint = middles[40]
+        .saturating_add(FAINT_CONTRAST)
+        .min(INK_CONTRAST / 2);
+    (0..81)
+        .map(|i| cell_glyph(img, &lattice.cells[i], backgrounds[i], faint))
         .collect()
 }
 
@@ -108,7 +118,9 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
         .max(a[2].abs_diff(b[2]))
 }
 
-fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
+/// The glyph of one cell on background `bg`; ink past `faint` that is no glyph yet makes
+/// a digit's mark leaves the cell doubtful.
+fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> Option<Glyph> {
     let found = glyph_in(img, cell, bg, 0, false);
     if let Some(g) = found
         .as_ref()
@@ -125,7 +137,7 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
     // mark in its middle (a light player digit, JPEG taking its thin strokes), and no
     // ink joined to its edge reaches its middle (a digit merged with a line remnant, or
     // cut by a box drawn too tight).
-    if faint_digit(img, cell, bg) {
+    if faint_digit(img, cell, bg, faint) {
         return Some(doubtful_glyph(cell));
     }
     if !edge_ink_in_middle(img, cell, bg) {
@@ -174,26 +186,37 @@ fn flush_digit(g: &Glyph, cell: &Rect) -> bool {
         && sides.iter().filter(|&&s| s).count() <= 1
 }
 
+/// Ink this much stronger than an empty cell's may be a faint digit's (a hairline
+/// face's antialiased strokes on black peak at 75, most of them under half
+/// [`INK_CONTRAST`]).
+const FAINT_CONTRAST: u8 = INK_CONTRAST / 4;
+
 /// A digit is at most this share of its cell's height (a bar taller is a line).
 const FLUSH_MAX_HEIGHT: f32 = 0.9;
 
-/// Whether half the ink contrast finds a digit-sized mark, centred, in a cell that holds
-/// no pencil marks: not a flat block (a cursor), not made of marks.
-fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
-    // Every digit crosses the middle of its cell: most cells have no ink there at all.
+/// The strongest ink in the middle of a cell (x 40-60%, y 30-70%), which every digit
+/// crosses: most cells have no ink there at all.
+fn middle_contrast(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> u8 {
     let (x0, y0) = (
-        (cell.x + 0.4 * cell.w) as u32,
-        (cell.y + 0.3 * cell.h) as u32,
+        (cell.x + 0.4 * cell.w).max(0.0) as u32,
+        (cell.y + 0.3 * cell.h).max(0.0) as u32,
     );
     let (x1, y1) = (
-        (cell.x + 0.6 * cell.w) as u32,
-        (cell.y + 0.7 * cell.h) as u32,
+        (cell.x + 0.6 * cell.w).max(0.0) as u32,
+        (cell.y + 0.7 * cell.h).max(0.0) as u32,
     );
     let (x1, y1) = (x1.min(img.width()), y1.min(img.height()));
-    let ink_in_middle = (y0..y1)
+    (y0..y1)
         .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-        .any(|(x, y)| distance(img.get_pixel(x, y).0, bg) > INK_CONTRAST / 2);
-    if !ink_in_middle {
+        .map(|(x, y)| distance(img.get_pixel(x, y).0, bg))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Whether ink past `faint` makes a digit-sized mark, centred, in a cell that holds no
+/// pencil marks: not a flat block (a cursor), not made of marks.
+fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> bool {
+    if middle_contrast(img, cell, bg) <= faint {
         return false;
     }
     let Some(inked) = InkBox::of(img, cell, bg) else {
@@ -212,7 +235,6 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> bool {
     if dots::clusters(&marks, stack_gap(inked.h)).len() >= 2 {
         return false;
     }
-    let faint = INK_CONTRAST / 2;
     inked.blobs_over(faint, false).iter().any(|b| {
         let inked_pixels = (b.y0..=b.y1)
             .flat_map(|y| (b.x0..=b.x1).map(move |x| (x, y)))

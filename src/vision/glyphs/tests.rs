@@ -3,6 +3,11 @@
 use super::*;
 use image::Rgb;
 
+/// A cell's glyph in a picture whose empty cells are blank.
+fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3]) -> Option<Glyph> {
+    super::cell_glyph(img, cell, bg, FAINT_CONTRAST)
+}
+
 fn cell_with(marks: &[(u32, u32, u32, u32)], ink: [u8; 3], bg: [u8; 3]) -> (RgbImage, Rect) {
     let mut img = RgbImage::from_pixel(60, 60, Rgb(bg));
     for &(x, y, w, h) in marks {
@@ -525,4 +530,27 @@ fn a_faint_digit_is_doubtful_but_a_faint_block_or_faint_halos_round_pencil_marks
     }
     let g = cell_glyph(&img, &cell, white);
     assert!(g.as_ref().is_none_or(|g| !g.doubtful), "{g:?}");
+}
+
+#[test]
+fn a_hairline_digit_fainter_than_ink_is_doubtful_where_empty_cells_are_blank() {
+    let black = [0, 0, 0];
+    // A hairline 8 on black (Lato Hairline at 30 px): 1 px strokes of contrast 20,
+    // under half the ink contrast, 25 px high in a 50 px cell: its two bowls' sides
+    // and its three bars, one stroke.
+    let strokes = [
+        (26, 18, 9, 1),
+        (25, 19, 1, 10),
+        (35, 19, 1, 10),
+        (24, 29, 13, 1),
+        (24, 30, 1, 12),
+        (36, 30, 1, 12),
+        (25, 42, 11, 1),
+    ];
+    let (img, cell) = cell_with(&strokes, [20, 20, 20], black);
+    // Where the empty cells' middles are blank: not proven empty.
+    assert!(cell_glyph(&img, &cell, black).is_some_and(|g| g.doubtful));
+    // Where every cell's middle holds ink that faint (an LCD's unlit segments): the
+    // faint bar rises over it, and the cell is empty.
+    assert!(super::cell_glyph(&img, &cell, black, 20 + FAINT_CONTRAST).is_none());
 }
