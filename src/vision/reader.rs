@@ -258,6 +258,10 @@ impl Reader {
         heights.sort_by(f32::total_cmp);
         let threshold = given_height_threshold(&glyphs, heights[40]);
         doubt_lone_marks(&mut glyphs, heights[40], threshold);
+        // A faint digit cut short (its hairline strokes fade at a bend) is no mark.
+        for g in glyphs.iter_mut().flatten() {
+            g.doubtful |= g.faint && g.height() < threshold;
+        }
         let givens: Vec<Option<&Glyph>> = glyphs
             .iter()
             .map(|g| g.as_ref().filter(|g| g.doubtful || g.height() >= threshold))

@@ -631,6 +631,7 @@ mod tests {
             ink: GrayImage::new(1, 1),
             doubtful: false,
             alone,
+            faint: false,
         }
     }
 

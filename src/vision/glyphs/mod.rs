@@ -42,6 +42,9 @@ pub struct Glyph {
     /// No other ink in the cell (past its frame): pencil marks come several to a cell,
     /// a digit alone.
     pub alone: bool,
+    /// Cut from ink fainter than the ink contrast (a hairline face on black): a
+    /// digit's mark, never a pencil mark, so below the givens' height it is doubtful.
+    pub faint: bool,
 }
 
 impl Glyph {
@@ -121,7 +124,7 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
 /// The glyph of one cell on background `bg`; ink past `faint` that is no glyph yet makes
 /// a digit's mark leaves the cell doubtful.
 fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> Option<Glyph> {
-    let found = glyph_in(img, cell, bg, 0, false);
+    let found = glyph_in(img, cell, bg, 0, false, INK_CONTRAST);
     if let Some(g) = found
         .as_ref()
         .filter(|g| g.height() >= EDGE_INK_CHECK * cell.h)
@@ -138,7 +141,12 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> Option<Gly
     // ink joined to its edge reaches its middle (a digit merged with a line remnant, or
     // cut by a box drawn too tight).
     if faint_digit(img, cell, bg, faint) {
-        return Some(doubtful_glyph(cell));
+        // Cut at the faint bar, the readers may name it; no glyph there is doubtful.
+        return Some(
+            glyph_in(img, cell, bg, 0, false, faint)
+                .filter(|g| g.height() >= EDGE_INK_CHECK * cell.h && !off_centre(&g.bbox, cell))
+                .unwrap_or_else(|| doubtful_glyph(cell)),
+        );
     }
     if !edge_ink_in_middle(img, cell, bg) {
         return found;
@@ -147,7 +155,8 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> Option<Gly
     // digits from the cell's top: a bold 8 touches the box line above it) is whole in
     // the box: the blob that touches that side, crosses nothing and stands centred, of
     // a digit's size, is the glyph. Cut further in, it would lose its top.
-    if let Some(g) = glyph_in(img, cell, bg, 0, true).filter(|g| flush_digit(g, cell)) {
+    if let Some(g) = glyph_in(img, cell, bg, 0, true, INK_CONTRAST).filter(|g| flush_digit(g, cell))
+    {
         return Some(g);
     }
     let k = EDGE_INSET * cell.w.min(cell.h);
@@ -160,7 +169,7 @@ fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> Option<Gly
     // Further in, past the frame and the line remnants, what joins the digit to the
     // edge is a thin streak: the tallest blob there is the digit, unless it crosses the
     // whole box (a line, not a digit).
-    if let Some(g) = glyph_in(img, &inner, bg, 0, true) {
+    if let Some(g) = glyph_in(img, &inner, bg, 0, true, INK_CONTRAST) {
         if g.height() >= EDGE_INK_CHECK * cell.h {
             return Some(g);
         }
@@ -266,6 +275,7 @@ fn doubtful_at(bbox: Rect) -> Glyph {
         ink: GrayImage::new(1, 1),
         doubtful: true,
         alone: false,
+        faint: false,
     }
 }
 
@@ -325,9 +335,10 @@ fn glyph_in(
     bg: [u8; 3],
     depth: u32,
     keep_touching: bool,
+    contrast: u8,
 ) -> Option<Glyph> {
     let inked = InkBox::of(img, cell, bg)?;
-    let blobs = inked.blobs(keep_touching);
+    let blobs = inked.blobs_over(contrast, keep_touching);
     let (g, dotted) = digit_blob(&blobs, inked.h)?;
     let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
     if gh < 4 {
@@ -366,6 +377,7 @@ fn glyph_in(
         alone: !blobs
             .iter()
             .any(|b| !b.inside(&g) && b.mark_like(inked.w, inked.h)),
+        faint: contrast < INK_CONTRAST,
     })
 }
 
@@ -534,7 +546,14 @@ fn solid_block(img: &RgbImage, inked: &InkBox, g: &Blob, depth: u32, bg: [u8; 3]
     let block = inked.rect_of(g);
     let tries: &[bool] = if flat { &[false, true] } else { &[false] };
     for &keep_touching in tries {
-        if let Some(inside) = glyph_in(img, &block, block_colour, depth + 1, keep_touching) {
+        if let Some(inside) = glyph_in(
+            img,
+            &block,
+            block_colour,
+            depth + 1,
+            keep_touching,
+            INK_CONTRAST,
+        ) {
             if inside.height() >= MIN_INSIDE_BLOCK * gh as f32 {
                 return Block::Holds(inside);
             }

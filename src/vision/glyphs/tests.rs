@@ -351,7 +351,7 @@ fn a_segment_fours_right_bars_standing_apart_are_its_height() {
 }
 
 #[test]
-fn a_hairline_digit_broken_into_two_pieces_is_doubtful_not_pencil_marks() {
+fn a_hairline_digit_broken_into_two_pieces_is_no_pencil_marks() {
     // Lato Hairline's 2 at 50 px: its arc and its foot, a pixel of faint ink apart,
     // each the size of a pencil mark. Two marks made the cell empty; the pieces stand
     // within a glyph's stacking gap, and the faint ink makes them a digit's height.
@@ -367,7 +367,7 @@ fn a_hairline_digit_broken_into_two_pieces_is_doubtful_not_pencil_marks() {
     }
     let g = cell_glyph(&img, &cell, [255; 3]);
     assert!(
-        g.as_ref().is_some_and(|g| g.doubtful),
+        g.as_ref().is_some_and(|g| g.doubtful || g.faint),
         "{:?}",
         g.map(|g| g.bbox)
     );
@@ -402,6 +402,7 @@ fn of_height(h: f32) -> Option<Glyph> {
         ink: GrayImage::new(1, 1),
         doubtful: false,
         alone: true,
+        faint: false,
     })
 }
 
@@ -491,7 +492,7 @@ fn a_lone_glyph_below_the_givens_is_doubtful_and_many_are_pencil_marks() {
 }
 
 #[test]
-fn a_faint_digit_is_doubtful_but_a_faint_block_or_faint_halos_round_pencil_marks_are_not() {
+fn a_faint_digit_is_a_glyph_but_a_faint_block_or_faint_halos_round_pencil_marks_are_not() {
     let white = [255, 255, 255];
     let faint = [220, 220, 220]; // 35 levels: under the ink contrast, over half of it
     let ring = |x: u32, y: u32, w: u32, h: u32| {
@@ -502,9 +503,9 @@ fn a_faint_digit_is_doubtful_but_a_faint_block_or_faint_halos_round_pencil_marks
             (x, y + h - 2, w, 2),
         ]
     };
-    // A light "0" of a digit's height: not proven empty.
+    // A light "0" of a digit's height: not proven empty, a glyph cut from faint ink.
     let (img, cell) = cell_with(&ring(25, 15, 10, 22), faint, white);
-    assert!(cell_glyph(&img, &cell, white).is_some_and(|g| g.doubtful));
+    assert!(cell_glyph(&img, &cell, white).is_some_and(|g| g.faint && g.height() >= 22.0));
     // A light flat block (a cursor): empty.
     let (img, cell) = cell_with(&[(25, 15, 10, 22)], faint, white);
     assert!(cell_glyph(&img, &cell, white).is_none());
@@ -533,7 +534,7 @@ fn a_faint_digit_is_doubtful_but_a_faint_block_or_faint_halos_round_pencil_marks
 }
 
 #[test]
-fn a_hairline_digit_fainter_than_ink_is_doubtful_where_empty_cells_are_blank() {
+fn a_hairline_digit_fainter_than_ink_is_cut_from_faint_ink_where_empty_cells_are_blank() {
     let black = [0, 0, 0];
     // A hairline 8 on black (Lato Hairline at 30 px): 1 px strokes of contrast 20,
     // under half the ink contrast, 25 px high in a 50 px cell: its two bowls' sides
@@ -548,8 +549,14 @@ fn a_hairline_digit_fainter_than_ink_is_doubtful_where_empty_cells_are_blank() {
         (25, 42, 11, 1),
     ];
     let (img, cell) = cell_with(&strokes, [20, 20, 20], black);
-    // Where the empty cells' middles are blank: not proven empty.
-    assert!(cell_glyph(&img, &cell, black).is_some_and(|g| g.doubtful));
+    // Where the empty cells' middles are blank: a glyph for the readers, cut from
+    // the faint ink, whole.
+    let g = cell_glyph(&img, &cell, black);
+    assert!(
+        g.as_ref().is_some_and(|g| g.faint && g.height() == 25.0),
+        "{:?}",
+        g.map(|g| g.bbox)
+    );
     // Where every cell's middle holds ink that faint (an LCD's unlit segments): the
     // faint bar rises over it, and the cell is empty.
     assert!(super::cell_glyph(&img, &cell, black, 20 + FAINT_CONTRAST).is_none());
