@@ -86,7 +86,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     "the keyboard focus is on {why}; a click on the game takes it back"
                 ))
             }
-            (None, holder) => Played::FocusLost(holder.to_string()),
+            (None, holder) => {
+                // The count starts again for the watch's next try.
+                self.unfocused = 0;
+                Played::FocusLost(holder.to_string())
+            }
         }))
     }
 
