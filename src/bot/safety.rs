@@ -30,9 +30,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             return Ok(Some("the window was minimised".into()));
         }
         if !now.viewable {
-            return Ok(Some(
-                "the game window is not on the screen (unmapped or on another workspace)".into(),
-            ));
+            return Ok(Some(crate::screen::NOT_ON_SCREEN.into()));
         }
         if let Some(why) = self.screen.locked()? {
             return Ok(Some(why));

@@ -76,9 +76,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             return Ok(Next::End(Step::Wait("the window is minimised".into())));
         }
         if !view.viewable {
-            return Ok(Next::End(Step::Wait(
-                "the game window is not on the screen (unmapped or on another workspace)".into(),
-            )));
+            return Ok(Next::End(Step::Wait(crate::screen::NOT_ON_SCREEN.into())));
         }
         if let Some(why) = self.screen.locked()? {
             return Ok(Next::End(Step::Wait(why)));
@@ -402,9 +400,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             if self
                 .screen
                 .focus_elsewhere()?
-                .map(|e| e.to_string())
-                .as_ref()
-                == Some(&thief)
+                .is_some_and(|e| e.to_string() == thief)
             {
                 return Ok(Some(format!(
                     "{thief} has the keyboard focus; waiting for it to let go"

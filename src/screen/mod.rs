@@ -184,6 +184,10 @@ pub fn list_windows() -> Result<Vec<WindowInfo>, ScreenError> {
     Ok(out)
 }
 
+/// Why no input may go to a game window that exists but is not viewable.
+pub const NOT_ON_SCREEN: &str =
+    "the game window is not on the screen (unmapped or on another workspace)";
+
 /// The chosen window as the bot sees it at one moment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WindowView {
@@ -211,9 +215,7 @@ impl WindowView {
     /// viewable, the point lies outside its client area, or another window covers it.
     pub fn blocked_at(&self, at: crate::input::ScreenPoint) -> Option<String> {
         if !self.viewable {
-            return Some(
-                "the game window is not on the screen (unmapped or on another workspace)".into(),
-            );
+            return Some(NOT_ON_SCREEN.into());
         }
         if self.window.minimized {
             return Some("the game window is minimised".into());

@@ -55,9 +55,6 @@ const GAME_GRAB_PATIENCE: Duration = Duration::from_secs(15);
 /// How long the focus is watched once it was seen leaving the game.
 const FOCUS_WATCH: Duration = Duration::from_millis(100);
 
-/// Why input reaches no program while the game's window is off the screen.
-const GAME_AWAY: &str = "the game window is not on the screen (unmapped or on another workspace)";
-
 /// The real device on X11.
 pub struct X11Input {
     x11: X11,
@@ -371,7 +368,7 @@ impl X11Input {
         }
         // Unmapped, it lost the focus to no program's doing.
         if !self.game_viewable(game)? {
-            return Err(InputError::Unreachable(GAME_AWAY.into()));
+            return Err(InputError::Unreachable(super::NOT_ON_SCREEN.into()));
         }
         let start = Instant::now();
         while start.elapsed() < FOCUS_WATCH {
@@ -471,28 +468,14 @@ impl X11Input {
     /// screen, the focus on no window), else why another program could get it.
     fn key_blocked(&self, game: Window) -> Result<Option<InputError>, InputError> {
         let focus = self.focus()?;
-        if !self.game_viewable(game)? {
-            return Ok(Some(InputError::Unreachable(GAME_AWAY.into())));
-        }
-        if focus == x11rb::NONE || self.window_managers(focus) {
-            return Ok(Some(InputError::Unreachable(
-                "the keyboard focus is on no window".into(),
-            )));
-        }
-        if focus == 1 {
-            return Ok(Some(unsafe_now(
-                "not typing: no window has the keyboard focus, so keys would go wherever the pointer is".into(),
-            )));
-        }
-        let inside = self
-            .x11
-            .is_inside(focus, game)
-            .map_err(|e| InputError::Send(e.to_string()))?;
-        if !inside || !self.x11.same_client(focus, game) {
-            return Ok(Some(unsafe_now(format!(
-                "not typing: the keyboard focus is on {}, not the game",
-                self.name(focus)
-            ))));
+        let on_game = focus > 1
+            && self
+                .x11
+                .is_inside(focus, game)
+                .map_err(|e| InputError::Send(e.to_string()))?
+            && self.x11.same_client(focus, game);
+        if !on_game {
+            return Ok(Some(self.focus_refusal(game, focus)?));
         }
         // Keys go to the window under the pointer when it lies inside the focus.
         let (chain, _) = self.under_pointer(focus)?;
@@ -505,6 +488,29 @@ impl X11Input {
                     self.name(w)
                 ))
             }))
+    }
+
+    /// Why a key may not go while the focus is off the game: nowhere
+    /// ([`InputError::Unreachable`]: the game off the screen, the focus on no window or
+    /// the window manager's), else to another program.
+    fn focus_refusal(&self, game: Window, focus: Window) -> Result<InputError, InputError> {
+        if !self.game_viewable(game)? {
+            return Ok(InputError::Unreachable(super::NOT_ON_SCREEN.into()));
+        }
+        if focus == x11rb::NONE || self.window_managers(focus) {
+            return Ok(InputError::Unreachable(
+                "the keyboard focus is on no window".into(),
+            ));
+        }
+        Ok(unsafe_now(if focus == 1 {
+            "not typing: no window has the keyboard focus, so keys would go wherever the pointer is"
+                .into()
+        } else {
+            format!(
+                "not typing: the keyboard focus is on {}, not the game",
+                self.name(focus)
+            )
+        }))
     }
 
     /// Why a click now at `at` (the pointer already there) would not reach the game,
@@ -524,7 +530,7 @@ impl X11Input {
         }
         let Some(pos) = chain.iter().position(|&w| w == game) else {
             if !self.game_viewable(game)? {
-                return Ok(Some(InputError::Unreachable(GAME_AWAY.into())));
+                return Ok(Some(InputError::Unreachable(super::NOT_ON_SCREEN.into())));
             }
             return not_clicking(match chain.first() {
                 Some(&top) => format!("{} is over {at}", self.name(top)),

@@ -121,8 +121,9 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
         .max(a[2].abs_diff(b[2]))
 }
 
-/// The glyph of one cell on background `bg`; ink past `faint` that is no glyph yet makes
-/// a digit's mark leaves the cell doubtful.
+/// The glyph of one cell on background `bg`. Where ink past `faint` (weaker than the ink
+/// contrast) makes a digit's mark and stronger ink makes none, the glyph is cut from
+/// the faint ink, else the cell is doubtful.
 fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> Option<Glyph> {
     let found = glyph_in(img, cell, bg, 0, false, INK_CONTRAST);
     if let Some(g) = found
