@@ -97,6 +97,10 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     "seg7-dseg77seggchan-400-24.png",
     // Read since the shape model rules out the digit missing from the puzzle.
     "seg7-dseg77seggchan-400-14.png",
+    // Read since stop 40: C059's hollow strokes pinched shut at its hairlines, the
+    // pieces filled where they lie inside one line every way (the even-odd rule).
+    "outline-c059-700-40.png",
+    "outline-c059-700-64.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the
