@@ -295,6 +295,9 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     "dots-manrope-800-200.png",
     // Read since (stop 37, after the measurement).
     "dots-fantasquesansmono-700-200.png",
+    // Read since stop 40: DSEG14 Modern Mini's 4, its halves three columns apart.
+    "seg7-dseg14modernmini-300-18.png",
+    "seg7-dseg14modernmini-300-30.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot

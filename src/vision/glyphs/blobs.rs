@@ -66,11 +66,13 @@ pub(super) fn digit_blob(blobs: &[Blob], h: u32) -> Option<(Blob, Option<u32>)> 
             let overlap_x = b.x0 <= g.x1 && b.x1 >= g.x0;
             let overlap_y = b.y0 <= g.y1 + gap && b.y1 + gap >= g.y0;
             // A stencil digit's pieces stand side by side, within its height, each a
-            // good part of it (not a fringe's or bevel's thin streak).
+            // good part of it (not a fringe's or bevel's thin streak), with up to the
+            // gap's blank columns between (a fourteen-segment 4's halves, its middle
+            // bar split).
             let beside = b.x1 >= b.x0 + 2
                 && 3 * (b.y1 - b.y0) >= g.y1 - g.y0
-                && b.x0 <= g.x1 + gap
-                && b.x1 + gap >= g.x0
+                && b.x0 <= g.x1 + gap + 1
+                && b.x1 + gap + 1 >= g.x0
                 && b.y0 + gap >= g.y0
                 && b.y1 <= g.y1 + gap;
             // A seven-segment digit's bars stand apart at its corners: a bar (three

@@ -326,6 +326,23 @@ fn a_fourteen_segment_fours_upright_joins_by_its_middle_dashes() {
 }
 
 #[test]
+fn a_thin_fourteen_segment_fours_halves_a_gap_apart_are_one_glyph() {
+    // DSEG14 Modern Mini's 4 at 30 px: its f and left middle dash one blob, its b, c and
+    // right middle dash another, with the gap of the split middle bar between them: two
+    // blank columns there, three here in a cell whose stacking gap is 3 px (the glyph
+    // had been the right half alone, a "1").
+    let right = [(38, 12, 2, 27), (31, 25, 7, 2)];
+    let left = |x: u32| [(x, 12, 2, 14), (x, 25, 8, 2)];
+    let (img, cell) = cell_with(&[&right[..], &left(20)].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.w), (20.0, 20.0), "the whole 4");
+    // A column further off, the left half stands apart.
+    let (img, cell) = cell_with(&[&right[..], &left(19)].concat(), [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.w), (31.0, 9.0), "the right half alone");
+}
+
+#[test]
 fn a_segment_fours_right_bars_standing_apart_are_its_height() {
     // DSEG14 Classic Mini's 4 at 56 px: its f with the left middle dash is one blob
     // 17 px tall, its b and c 15 px each, one on the other. The glyph had been the
