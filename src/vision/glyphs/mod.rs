@@ -235,17 +235,31 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> bool {
     // Pencil marks (two or more in the cell) join in their faint halos. Marks within
     // a glyph's stacking gap of each other are the pieces of one glyph (a hairline
     // digit broken where its strokes fade: Lato Hairline's 2 as its arc and its foot,
-    // a pixel apart), not marks that stand in their own places.
-    let marks: Vec<[u32; 4]> = inked
+    // a pixel apart), not marks that stand in their own places; so are marks within
+    // twice that gap that faint ink joins into one digit-sized mark, centred (Lato
+    // Hairline's 3 at 50 px, broken in four places, its foot 4 px from its bowl; marks
+    // in their own places stand a third of the cell apart).
+    let marks: Vec<Blob> = inked
         .blobs(false)
-        .iter()
+        .into_iter()
         .filter(|b| b.mark_like(inked.w, inked.h))
-        .map(|b| [b.x0, b.y0, b.x1, b.y1])
         .collect();
-    if dots::clusters(&marks, stack_gap(inked.h)).len() >= 2 {
+    let boxes: Vec<[u32; 4]> = marks.iter().map(|b| [b.x0, b.y0, b.x1, b.y1]).collect();
+    let faint_blobs = inked.blobs_over(faint, false);
+    let one_digit = |b: &Blob| {
+        let r = inked.rect_of(b);
+        marks.iter().all(|m| m.inside(b))
+            && r.h >= EDGE_INK_CHECK * cell.h
+            && r.w <= OUTLINE_WIDTH * cell.w
+            && !off_centre(&r, cell)
+    };
+    let gap = stack_gap(inked.h);
+    if dots::clusters(&boxes, gap).len() >= 2
+        && (dots::clusters(&boxes, 2 * gap).len() >= 2 || !faint_blobs.iter().any(one_digit))
+    {
         return false;
     }
-    inked.blobs_over(faint, false).iter().any(|b| {
+    faint_blobs.iter().any(|b| {
         let inked_pixels = (b.y0..=b.y1)
             .flat_map(|y| (b.x0..=b.x1).map(move |x| (x, y)))
             .filter(|&(x, y)| inked.dist[(y * inked.w + x) as usize] > faint)
