@@ -217,6 +217,9 @@ const HOLDOUT3_READ_EXACTLY: &[&str] = &[
     "seg7-dseg14classicmini-400-13.png",
     "oled-roboto-100-56.png",
     "dots-robotocondensed-700-56.png",
+    // Read since stop 40: Noto Serif Bold outlined at 34 px, its strokes' insides thin
+    // slivers and no counter left open.
+    "outline-notoserif-700-34.png",
 ];
 
 /// Pictures of the fourth hold-out read exactly (the others are refused). Drawn on
@@ -296,10 +299,12 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     // Read since (stop 37, after the measurement).
     "dots-fantasquesansmono-700-200.png",
     // Read since stop 40: DSEG14 Modern Mini's 4, its halves three columns apart;
-    // Lato Hairline's 3s at 50 px, broken in four places (they had been read as empty).
+    // Lato Hairline's 3s at 50 px, broken in four places (they had been read as empty);
+    // B612 Bold outlined at 30 px, its 3s' insides slivers (they had been joined as dots).
     "seg7-dseg14modernmini-300-18.png",
     "seg7-dseg14modernmini-300-30.png",
     "oled-lato-100-50.png",
+    "outline-b612-700-30.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot
