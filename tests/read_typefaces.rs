@@ -52,6 +52,9 @@ const TUNE_READ_EXACTLY: &[&str] = &[
     "outline-dejavusans-700-14.png",
     "dots-dejavusans-700-24.png",
     "stencil-allertastencil-400-14.png",
+    // Read since stop 40, no longer blotted as dot matrices.
+    "oled-dejavusans-100-14.png",
+    "outline-dejavusans-700-24.png",
 ];
 
 /// Pictures of the old hold-out (tuning material since 2026-11-26) read exactly (the
@@ -101,6 +104,8 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     // pieces filled where they lie inside one line every way (the even-odd rule).
     "outline-c059-700-40.png",
     "outline-c059-700-64.png",
+    // Read since stop 40, no longer blotted as a dot matrix.
+    "oled-dejavusanslight-200-14.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the
@@ -158,6 +163,18 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     "seg7-dseg14modernmini-300-50.png",
     "seg7-dseg7classicmini-300-30.png",
     "seg7-dseg7classicmini-300-50.png",
+    // Read since stop 40: DSEG14 Modern Mini's 4, its halves three columns apart;
+    // Lato Hairline's 3s at 50 px, broken in four places (they had been read as empty);
+    // B612 Bold outlined at 30 px, its 3s' insides slivers (they had been joined as
+    // dots); DSEG14 Modern Mini at 12 px and Inter Thin at 18 and 50 px, no longer
+    // blotted as dot matrices.
+    "seg7-dseg14modernmini-300-18.png",
+    "seg7-dseg14modernmini-300-30.png",
+    "oled-lato-100-50.png",
+    "outline-b612-700-30.png",
+    "seg7-dseg14modernmini-300-12.png",
+    "oled-inter-100-18.png",
+    "oled-inter-100-50.png",
 ];
 
 /// Pictures of the third hold-out read exactly (the others are refused): drawn on
@@ -220,6 +237,8 @@ const HOLDOUT3_READ_EXACTLY: &[&str] = &[
     // Read since stop 40: Noto Serif Bold outlined at 34 px, its strokes' insides thin
     // slivers and no counter left open.
     "outline-notoserif-700-34.png",
+    // Read since stop 40, no longer blotted as a dot matrix.
+    "oled-firacode-300-20.png",
 ];
 
 /// Pictures of the fourth hold-out read exactly (the others are refused). Drawn on
@@ -298,13 +317,13 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     "dots-manrope-800-200.png",
     // Read since (stop 37, after the measurement).
     "dots-fantasquesansmono-700-200.png",
-    // Read since stop 40: DSEG14 Modern Mini's 4, its halves three columns apart;
-    // Lato Hairline's 3s at 50 px, broken in four places (they had been read as empty);
-    // B612 Bold outlined at 30 px, its 3s' insides slivers (they had been joined as dots).
-    "seg7-dseg14modernmini-300-18.png",
-    "seg7-dseg14modernmini-300-30.png",
-    "oled-lato-100-50.png",
-    "outline-b612-700-30.png",
+    // Read since stop 40, which no longer closes the gaps of a glyph whose strong ink
+    // breaks into many small pieces as if it were a dot matrix (hairline and outline
+    // faces at 16-22 px had been blotted).
+    "oled-manrope-200-22.png",
+    "oled-leaguespartan-200-22.png",
+    "outline-andika-700-22.png",
+    "outline-opensans-800-16.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot
@@ -357,6 +376,10 @@ const UNCONFIRMED: &[&str] = &[
     // Read since stop 39 cuts hairline glyphs from faint ink: Roboto Thin at 13 px,
     // whose second reading, on other glyphs of each look, names 4 cells otherwise.
     "oled-roboto-100-13.png",
+    // Stop 40: DSEG14 Modern Mini at 30 px, read since its 4s are cut whole; its thin
+    // segments no longer closed into strokes as a dot matrix's, the second reading
+    // leaves 7 cells unconfirmed.
+    "seg7-dseg14modernmini-300-30.png",
 ];
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures
@@ -379,6 +402,15 @@ const EMPTY_DIGIT_CELLS: &[(&str, usize)] = &[
 fn read_set(set: &str, count: usize, exactly: &[&str]) {
     let pictures = labelled(set);
     assert_eq!(pictures.len(), count);
+    for name in exactly.iter().chain(UNCONFIRMED.iter()) {
+        assert!(
+            UNCONFIRMED.contains(name)
+                || pictures
+                    .iter()
+                    .any(|(p, _)| p.file_name().unwrap() == *name),
+            "{name} is listed for the {set} set, which has no such picture"
+        );
+    }
     let mut wrong = Vec::new();
     let mut empty_digits = Vec::new();
     for (path, want) in &pictures {

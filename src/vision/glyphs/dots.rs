@@ -5,8 +5,6 @@
 
 use image::{GrayImage, Luma};
 
-use super::components::{Flood, Neighbours};
-
 /// Dots of one digit stand at most this share of the cell height apart (at least 2 px).
 const DOT_GAP: f32 = 0.05;
 /// A dot is at most this share of the cell height each way (pencil marks, the smallest
@@ -137,27 +135,6 @@ fn near(a: &[u32; 4], b: &[u32; 4], gap: u32) -> bool {
     dx <= gap && dy <= gap
 }
 
-/// A dot of a matrix is at most this many strong ink pixels.
-const MESH_DOT_PIXELS: usize = 8;
-
-/// True when the ink is a mesh of dots joined only faintly (a dot matrix whose dots
-/// touch at their corners is one blob): its strong ink (strength half or more) falls
-/// into [`MIN_DOTS`] or more pieces, 4-connected, of at most [`MESH_DOT_PIXELS`]
-/// pixels on average. A solid stroke is one or two big pieces.
-pub fn is_mesh(ink: &GrayImage) -> bool {
-    let (w, h) = ink.dimensions();
-    let raw = ink.as_raw();
-    let mut flood = Flood::new(w, h, Neighbours::Four, |x, y| {
-        raw[y as usize * w as usize + x as usize] >= 128
-    });
-    let (mut pieces, mut total) = (0usize, 0usize);
-    while flood.next_component().is_some() {
-        pieces += 1;
-        flood.fill(|_, _| total += 1);
-    }
-    pieces >= MIN_DOTS && total <= MESH_DOT_PIXELS * pieces
-}
-
 /// The ink with gaps up to `gap` pixels closed (a square max filter, then a min filter,
 /// of radius gap/2 rounded up): dots become strokes of the digit's own outline.
 pub fn join(ink: &GrayImage, gap: u32) -> GrayImage {
@@ -243,17 +220,6 @@ mod tests {
         assert_eq!(cluster(&column, 110).map(|c| c.0), Some([40, 28, 59, 70]));
         // Three dots are not one.
         assert_eq!(cluster(&column[..3], 110), None);
-    }
-
-    #[test]
-    fn a_checkerboard_of_dots_is_a_mesh_and_a_solid_stroke_is_not() {
-        let board =
-            GrayImage::from_fn(8, 12, |x, y| Luma([if (x + y) % 2 == 0 { 255 } else { 0 }]));
-        assert!(is_mesh(&board));
-        let bar = GrayImage::from_fn(8, 12, |x, _| {
-            Luma([if (2..5).contains(&x) { 255 } else { 0 }])
-        });
-        assert!(!is_mesh(&bar));
     }
 
     #[test]

@@ -381,7 +381,6 @@ fn glyph_in(
         match outline::filled(&ink) {
             Outline::Filled(solid) => solid,
             Outline::Unsure => return Some(doubtful_at(inked.rect_of(&g))),
-            Outline::No if dots::is_mesh(&ink) => dots::join(&ink, dots::gap(inked.h)),
             Outline::No => ink,
         }
     };
