@@ -17,6 +17,10 @@ const DARK: f32 = 0.05;
 const ONE_WIDTH: f32 = 0.25;
 /// A 1's bars cover at least this share of its rows (a gap between them at most).
 const ONE_ROWS: f32 = 0.8;
+/// A lit side position (b, c, e, f) has ink in at least this share of its rows: a
+/// bar runs through it. The end of a square 3's arm, bent down into f, fills its top
+/// rows only (Hermit's dotted 3s, their dots joined, were decoded as 8s).
+const SIDE_ROWS: f32 = 0.7;
 
 /// Each digit's lit segments (bits a..g = 0..6), with the variants seven-segment faces
 /// draw: a 6 and a 9 with or without their tails (a, d), a 7 with or without f.
@@ -63,6 +67,16 @@ pub fn decode(ink: &GrayImage) -> Option<u8> {
         }
         on as f32 / all.max(1) as f32
     };
+    // The share of rows between those fractions of the height with ink between those
+    // of the width.
+    let rows = |x0: f32, x1: f32, y0: f32, y1: f32| {
+        let (xa, xb) = ((x0 * wf) as u32, ((x1 * wf) as u32).min(w));
+        let (ya, yb) = ((y0 * hf) as u32, ((y1 * hf) as u32).min(h));
+        let inked = (ya..yb)
+            .filter(|&y| (xa..xb).any(|x| ink.get_pixel(x, y).0[0] >= INK))
+            .count();
+        inked as f32 / (yb.saturating_sub(ya)).max(1) as f32
+    };
     if wf <= ONE_WIDTH * hf {
         let rows = (0..h)
             .filter(|&y| (0..w).any(|x| ink.get_pixel(x, y).0[0] >= INK))
@@ -82,9 +96,19 @@ pub fn decode(ink: &GrayImage) -> Option<u8> {
         share(0.0, 0.25, 0.2, 0.4), // f
         share(0.3, 0.7, 0.4, 0.6),  // g
     ];
+    let sides = [
+        (1, rows(0.75, 1.0, 0.2, 0.4)),
+        (2, rows(0.75, 1.0, 0.6, 0.8)),
+        (4, rows(0.0, 0.25, 0.6, 0.8)),
+        (5, rows(0.0, 0.25, 0.2, 0.4)),
+    ];
     let mut lit = 0u8;
     for (k, &s) in positions.iter().enumerate() {
-        if s >= LIT {
+        let through = sides
+            .iter()
+            .find(|side| side.0 == k)
+            .is_none_or(|side| side.1 >= SIDE_ROWS);
+        if s >= LIT && through {
             lit |= 1 << k;
         } else if s > DARK {
             return None;
@@ -154,5 +178,21 @@ mod tests {
             }
         }
         assert_eq!(decode(&two), None);
+    }
+
+    #[test]
+    fn a_square_three_whose_arms_bend_into_the_left_positions_is_not_an_eight() {
+        // A 3 (a b c d g) with its top arm bent down into f's first rows and its
+        // bottom arm up into e's last ones, as a dotted face's joined dots draw it:
+        // enough ink there for a lit bar, but no bar running through.
+        let mut three = seven(0b100_1111);
+        for x in 0..3 {
+            for y in (1..7).chain(18..24) {
+                three.put_pixel(x, y, Luma([255]));
+            }
+        }
+        assert_eq!(decode(&three), None);
+        // With the bars drawn through, it is the 8 it then shows.
+        assert_eq!(decode(&seven(0b111_1111)), Some(8));
     }
 }
