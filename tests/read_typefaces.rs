@@ -242,6 +242,9 @@ const HOLDOUT3_READ_EXACTLY: &[&str] = &[
     "outline-notoserif-700-34.png",
     // Read since stop 40, no longer blotted as a dot matrix.
     "oled-firacode-300-20.png",
+    // Read since stop 41: Tesseract's thin 3 against the classifier's 5, which the
+    // rules rule out, and the shape model sure it is no 7 (the digit the puzzle lacks).
+    "oled-jetbrainsmono-100-56.png",
 ];
 
 /// Pictures of the fourth hold-out read exactly (the others are refused). Drawn on
@@ -330,6 +333,9 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     // Read since stop 41 (a dotted 3 is no 8 to the segment decoder).
     "dots-hermit-700-72.png",
     "dots-hermit-700-200.png",
+    // Read since stop 41: Tesseract's thin 3 against the classifier's 5, which the
+    // rules rule out, and the shape model sure it is no 7 (the digit the puzzle lacks).
+    "oled-manrope-200-72.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot

@@ -46,7 +46,7 @@ impl Reader {
 
     /// The digits the shape model is sure a group is not: below [`UNLIKE`] for each of
     /// its three tallest glyphs (a bit mask, bit d for digit d).
-    fn shape_unlike(&mut self, members: &[usize], givens: &[Option<&Glyph>]) -> u16 {
+    pub(super) fn shape_unlike(&mut self, members: &[usize], givens: &[Option<&Glyph>]) -> u16 {
         let model = self.shapes.get_or_insert_with(ShapeModel::load);
         let mut order: Vec<&Glyph> = members.iter().filter_map(|&i| givens[i]).collect();
         order.sort_by(|a, b| b.bbox.h.total_cmp(&a.bbox.h));

@@ -38,6 +38,10 @@ pub(in crate::vision) struct Dispute {
     /// digits it is sure the group is not (a bit mask). Where the rules settle on its
     /// digit, they need not rule those out.
     pub(in crate::vision) shape: Option<(u8, u16)>,
+    /// For two readers' digits: the digits the shape model is sure the group is not,
+    /// whatever it names. Where the rules settle on one reader's digit, having ruled
+    /// out the other's, they need not rule those out either.
+    pub(in crate::vision) unlike: u16,
 }
 
 impl Dispute {
@@ -47,6 +51,7 @@ impl Dispute {
             digits,
             seconded: None,
             shape: None,
+            unlike: 0,
         }
     }
 }
@@ -258,6 +263,7 @@ impl Reader {
                         );
                         disputed.push(Dispute {
                             seconded: shape.filter(|s| [d, other].contains(s)),
+                            unlike: self.shape_unlike(&groups[g].1, givens),
                             ..Dispute::new(g, [d, other])
                         });
                     } else if let Some(other) = self.shape_differs(&groups[g].1, givens, d) {
@@ -469,7 +475,10 @@ impl Reader {
         }
         let settled = (fits.len() == 1).then(|| fits[0]);
         // And each group's digit must be the only one that fits there (the two readers
-        // may both be wrong about another group), or its glyphs must look most like
+        // may both be wrong about another group) but for digits the shape model is sure
+        // it is not (where it names that digit, or where the rules took one of two
+        // readers' digits: JetBrains Mono's thin 3, Tesseract's 3 and the classifier's
+        // 5, in a puzzle with no 7), or its glyphs must look most like
         // the sure glyphs of that digit, or a third reader must be sure of it where
         // the rules ruled out the other reader's digit.
         let only: Vec<bool> = disputed
@@ -478,7 +487,15 @@ impl Reader {
                 settled.is_some_and(|grid| {
                     let members = &groups[x.group].1;
                     let d = grid.cells()[members[0]];
-                    let unlike = x.shape.filter(|s| s.0 == d).map_or(0, |s| s.1);
+                    let unlike = x.shape.filter(|s| s.0 == d).map_or(0, |s| s.1)
+                        | if x.digits[0] != x.digits[1]
+                            && x.digits.contains(&d)
+                            && x.unlike & 1 << d == 0
+                        {
+                            x.unlike
+                        } else {
+                            0
+                        };
                     only_fit_but(&grid, members, unlike)
                 })
             })
@@ -760,6 +777,30 @@ mod tests {
                 },
                 false,
                 "its word for the ruled-out 4",
+            ),
+            (
+                Dispute {
+                    unlike: no_nine,
+                    ..disputed
+                },
+                true,
+                "the shape model naming neither, sure they are no 9s",
+            ),
+            (
+                Dispute {
+                    unlike: no_nine | 1 << 1,
+                    ..disputed
+                },
+                false,
+                "the shape model sure they are no 1s either",
+            ),
+            (
+                Dispute {
+                    unlike: no_nine,
+                    ..named
+                },
+                false,
+                "one reader's 1, the shape model sure only of what they are not",
             ),
         ] {
             let mut reading = read_as(puzzle);
