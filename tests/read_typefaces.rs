@@ -336,6 +336,9 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     // Read since stop 41: Tesseract's thin 3 against the classifier's 5, which the
     // rules rule out, and the shape model sure it is no 7 (the digit the puzzle lacks).
     "oled-manrope-200-72.png",
+    // Read since stop 41: DSEG14 Classic Italic's 3, the decoder's and the shape
+    // model's, against the classifier's 9, which the rules rule out.
+    "seg7-dseg14classic-400italic-16.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot

@@ -280,17 +280,12 @@ impl Reader {
                     }
                 }
                 // Tesseract cannot read it: the classifier, the segment decoder and the
-                // shape model. Where the decoder and another name it and none differs,
-                // it is read; otherwise (one alone, or the classifier and the shape
-                // model, which agreed on a wrong digit in 2 of 394 groups of the
-                // typeface pictures at cells of 16-18 px) it stands only if the rules
-                // agree.
+                // shape model vote ([`vote`]).
                 None => {
-                    let shape = self.shape_reads(&groups[g].1, givens);
                     let voices = [
                         self.classifier_reads(glyph),
                         segments::decode(&glyph.ink),
-                        shape,
+                        self.shape_reads(&groups[g].1, givens),
                     ];
                     tracing::debug!(
                         "{}: classifier {:?}, segments {:?}, shapes {:?}",
@@ -299,20 +294,9 @@ impl Reader {
                         voices[1],
                         voices[2]
                     );
-                    let named: Vec<u8> = voices.iter().flatten().copied().collect();
-                    let agreed = named.first().filter(|&&d| named.iter().all(|&o| o == d));
-                    match (agreed, named.len()) {
-                        (Some(&d), n) if n >= 2 && voices[1].is_some() => {
-                            *answer = Some((d, 0.5, Method::Classifier));
-                        }
-                        // Otherwise the rules must agree. The decoder alone only
-                        // proposes: the rules name it.
-                        (Some(&d), n) => {
-                            let by = if n == 1 && voices[1].is_some() {
-                                Method::Rules
-                            } else {
-                                Method::Classifier
-                            };
+                    match vote(voices) {
+                        Vote::Read(d) => *answer = Some((d, 0.5, Method::Classifier)),
+                        Vote::Alone(d, by) => {
                             *answer = Some((d, 0.5, by));
                             let shape = self.shape_word(&groups[g].1, givens, d);
                             disputed.push(Dispute {
@@ -320,16 +304,11 @@ impl Reader {
                                 ..Dispute::new(g, [d, d])
                             });
                         }
-                        // The shape model against the others, who agree: the rules
-                        // choose between the two.
-                        _ => {
-                            let others: Vec<u8> = voices[..2].iter().flatten().copied().collect();
-                            let other = others.first().filter(|&&o| others.iter().all(|&x| x == o));
-                            if let (Some(&o), Some(s)) = (other, shape) {
-                                *answer = Some((o, 0.5, Method::Classifier));
-                                disputed.push(Dispute::new(g, [o, s]));
-                            }
+                        Vote::Between(pair) => {
+                            *answer = Some((pair[0], 0.5, Method::Classifier));
+                            disputed.push(Dispute::new(g, pair));
                         }
+                        Vote::Silent => {}
                     }
                 }
                 _ => {}
@@ -591,6 +570,56 @@ impl Reader {
     }
 }
 
+/// What the three readers of a glyph Tesseract cannot read (the classifier, the segment
+/// decoder, the shape model) make of it together.
+#[derive(Debug, PartialEq)]
+enum Vote {
+    /// The decoder and another name it, and none differs.
+    Read(u8),
+    /// Named, but only with the rules' agreement: by one reader alone (the decoder
+    /// alone only proposes: the rules name it), or by the classifier and the shape
+    /// model, who agreed on a wrong digit in 2 of 394 groups of the typeface pictures
+    /// at cells of 16-18 px.
+    Alone(u8, Method),
+    /// Two digits for the rules to choose between, the first the answer meanwhile: two
+    /// readers' against the third's (a dotted 3, the decoder's 8; an italic
+    /// seven-segment 3, the classifier's 9), or the shape model's against the others',
+    /// who agree.
+    Between([u8; 2]),
+    /// No reader names it, or all three differ.
+    Silent,
+}
+
+/// The three readers' words ([classifier, segment decoder, shape model]) on a glyph
+/// Tesseract cannot read.
+fn vote(voices: [Option<u8>; 3]) -> Vote {
+    let named: Vec<u8> = voices.iter().flatten().copied().collect();
+    let agreed = named.first().filter(|&&d| named.iter().all(|&o| o == d));
+    if let Some(&d) = agreed {
+        return if named.len() >= 2 && voices[1].is_some() {
+            Vote::Read(d)
+        } else if named.len() == 1 && voices[1].is_some() {
+            Vote::Alone(d, Method::Rules)
+        } else {
+            Vote::Alone(d, Method::Classifier)
+        };
+    }
+    let by_two = named
+        .iter()
+        .find(|&&d| named.iter().filter(|&&o| o == d).count() == 2);
+    if let Some(&d) = by_two {
+        return named
+            .iter()
+            .find(|&&o| o != d)
+            .map_or(Vote::Silent, |&o| Vote::Between([d, o]));
+    }
+    let others: Vec<u8> = voices[..2].iter().flatten().copied().collect();
+    match (others.first(), voices[2]) {
+        (Some(&o), Some(s)) if others.iter().all(|&x| x == o) => Vote::Between([o, s]),
+        _ => Vote::Silent,
+    }
+}
+
 /// A glyph no reader names is a digit to the rules only within this ratio of the
 /// givens' median height.
 const MAX_HEIGHT_RATIO: f32 = 1.25;
@@ -807,6 +836,32 @@ mod tests {
             reader.settle_disputes(&mut reading, &groups, &[dispute]);
             let read = ones.iter().all(|&i| reading.cells[i].digit == Some(1));
             assert_eq!(read, stands, "{why}");
+        }
+    }
+
+    #[test]
+    fn two_readers_against_the_third_leave_the_choice_to_the_rules() {
+        let (c, s) = (Method::Classifier, Method::Rules);
+        for (voices, want) in [
+            // All three, or the decoder and another: read.
+            ([Some(8), Some(8), Some(8)], Vote::Read(8)),
+            ([None, Some(7), Some(7)], Vote::Read(7)),
+            // One alone, or the classifier and the shape model: the rules must agree.
+            ([Some(3), None, None], Vote::Alone(3, c)),
+            ([None, Some(3), None], Vote::Alone(3, s)),
+            ([Some(9), None, Some(9)], Vote::Alone(9, c)),
+            // Two against one, whichever the one: the rules choose between the two.
+            ([Some(3), Some(8), Some(3)], Vote::Between([3, 8])),
+            ([Some(9), Some(3), Some(3)], Vote::Between([3, 9])),
+            ([Some(6), Some(6), Some(5)], Vote::Between([6, 5])),
+            // The shape model against one other.
+            ([Some(7), None, Some(5)], Vote::Between([7, 5])),
+            // All three differ, or no one names it.
+            ([Some(7), Some(5), Some(3)], Vote::Silent),
+            ([None, None, None], Vote::Silent),
+            ([Some(7), Some(5), None], Vote::Silent),
+        ] {
+            assert_eq!(vote(voices), want, "{voices:?}");
         }
     }
 
