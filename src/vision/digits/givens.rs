@@ -306,7 +306,11 @@ impl Reader {
                         }
                         Vote::Between(pair) => {
                             *answer = Some((pair[0], 0.5, Method::Classifier));
-                            disputed.push(Dispute::new(g, pair));
+                            let shape = self.shape_word(&groups[g].1, givens, pair[0]);
+                            disputed.push(Dispute {
+                                shape,
+                                ..Dispute::new(g, pair)
+                            });
                         }
                         Vote::Silent => {}
                     }
