@@ -17,6 +17,8 @@ const DARK: f32 = 0.05;
 const ONE_WIDTH: f32 = 0.25;
 /// A 1's bars cover at least this share of its rows (a gap between them at most).
 const ONE_ROWS: f32 = 0.8;
+/// Any digit but a 1 is at least this many pixels wide.
+const MIN_WIDTH: u32 = 5;
 /// A lit side position (b, c, e, f) has ink in at least this share of its rows: a
 /// bar runs through it. The end of a square 3's arm, bent down into f, fills its top
 /// rows only (Hermit's dotted 3s, their dots joined, were decoded as 8s).
@@ -82,6 +84,11 @@ pub fn decode(ink: &GrayImage) -> Option<u8> {
             .filter(|&y| (0..w).any(|x| ink.get_pixel(x, y).0[0] >= INK))
             .count();
         return (rows as f32 >= ONE_ROWS * hf).then_some(1);
+    }
+    // Too narrow for a bar, its two ends and the counter between them: a thin 1's
+    // flag over its stem (3 px wide) is no 7.
+    if w < MIN_WIDTH {
+        return None;
     }
     // The two counters between the segments hold no ink.
     if share(0.3, 0.7, 0.22, 0.38) > DARK || share(0.3, 0.7, 0.62, 0.78) > DARK {
@@ -194,5 +201,13 @@ mod tests {
         assert_eq!(decode(&three), None);
         // With the bars drawn through, it is the 8 it then shows.
         assert_eq!(decode(&seven(0b111_1111)), Some(8));
+    }
+
+    #[test]
+    fn a_glyph_too_narrow_for_a_bar_and_its_ends_is_not_decoded() {
+        // Roboto Thin's 1 in 20 px cells: a stem 9 px high, its flag a pixel row over
+        // it, 3 px wide in all. Its top row fills position a: it was decoded as a 7.
+        let one = GrayImage::from_fn(3, 9, |x, y| Luma([if y == 0 || x == 2 { 255 } else { 0 }]));
+        assert_eq!(decode(&one), None);
     }
 }
