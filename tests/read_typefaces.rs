@@ -112,6 +112,10 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     // ... and at 24 px, where the rules choose its 8 over the decoder's 3, the shape
     // model naming the 8 and sure it is not the digit the puzzle lacks.
     "dots-nimbussans-700-24.png",
+    // Read since stop 41: the classifier, outvoted by Tesseract and the shape model on
+    // FreeSans Bold's outlined 3, 6 and 9, no longer names its 5 alone (a 6); the
+    // rules do.
+    "outline-freesans-700-24.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the

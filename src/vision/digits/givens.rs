@@ -248,6 +248,10 @@ impl Reader {
         givens: &[Option<&Glyph>],
     ) -> Vec<Dispute> {
         let mut disputed: Vec<Dispute> = Vec::new();
+        // Groups the classifier alone named, and whether Tesseract and the shape model
+        // outvoted it on another group.
+        let mut classifier_alone: Vec<usize> = Vec::new();
+        let mut outvoted = false;
         for (g, answer) in answers.iter_mut().enumerate() {
             let glyph = tallest(&groups[g].1, givens);
             match *answer {
@@ -261,6 +265,7 @@ impl Reader {
                             "{}: Tesseract reads {d}, the classifier {other}, the shape model {shape:?}",
                             crate::grid::cell_name(groups[g].1[0])
                         );
+                        outvoted |= shape == Some(d);
                         disputed.push(Dispute {
                             seconded: shape.filter(|s| [d, other].contains(s)),
                             unlike: self.shape_unlike(&groups[g].1, givens),
@@ -297,6 +302,9 @@ impl Reader {
                     match vote(voices) {
                         Vote::Read(d) => *answer = Some((d, 0.5, Method::Classifier)),
                         Vote::Alone(d, by) => {
+                            if voices == [Some(d), None, None] {
+                                classifier_alone.push(g);
+                            }
                             *answer = Some((d, 0.5, by));
                             let shape = self.shape_word(&groups[g].1, givens, d);
                             disputed.push(Dispute {
@@ -316,6 +324,19 @@ impl Reader {
                     }
                 }
                 _ => {}
+            }
+        }
+        // A classifier outvoted on one glyph of this face is no reader of its others:
+        // the groups it alone named are the rules' to name (FreeSans Bold outlined at
+        // 24 px: its 3, 6 and 9 taken for 8s, its 5 for a 6).
+        if outvoted {
+            for g in classifier_alone {
+                tracing::debug!(
+                    "{}: the classifier alone named it, and was outvoted on this face",
+                    crate::grid::cell_name(groups[g].1[0])
+                );
+                answers[g] = None;
+                disputed.retain(|x| x.group != g);
             }
         }
         disputed
