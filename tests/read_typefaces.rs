@@ -185,6 +185,9 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     "seg7-dseg14modernmini-300-12.png",
     "oled-inter-100-18.png",
     "oled-inter-100-50.png",
+    // Read since stop 41: B612 Mono's flat-topped dotted 3s, the classifier's 5s alone,
+    // named by the rules (no choice of digits fitted with them).
+    "dots-b612mono-700-50.png",
 ];
 
 /// Pictures of the third hold-out read exactly (the others are refused): drawn on
@@ -252,6 +255,8 @@ const HOLDOUT3_READ_EXACTLY: &[&str] = &[
     // Read since stop 41: Tesseract's thin 3 against the classifier's 5, which the
     // rules rule out, and the shape model sure it is no 7 (the digit the puzzle lacks).
     "oled-jetbrainsmono-100-56.png",
+    // ... and JetBrains Mono's flat-topped dotted 3s, as B612 Mono's.
+    "dots-jetbrainsmono-800-56.png",
 ];
 
 /// Pictures of the fourth hold-out read exactly (the others are refused). Drawn on
@@ -406,6 +411,9 @@ const UNCONFIRMED: &[&str] = &[
     // reading's classifier names them 6s again, and each 5 alone is not the only
     // digit that fits.
     "outline-freesans-700-24.png",
+    // Stop 41: B612 Mono's dotted 3s at 50 px, named by the rules over the
+    // classifier's 5s; the second reading's classifier names them 5s again.
+    "dots-b612mono-700-50.png",
 ];
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures

@@ -42,6 +42,11 @@ pub(in crate::vision) struct Dispute {
     /// whatever it names. Where the rules settle on one reader's digit, having ruled
     /// out the other's, they need not rule those out either.
     pub(in crate::vision) unlike: u16,
+    /// A group one reader alone named that the rules may name otherwise where no choice
+    /// of digits fits with its reader's: two glyphs or more, each of the givens' height
+    /// and alone in its cell ([`digit_like`]). A cursor block or a cell of pencil marks
+    /// one reader named is not (the rules would make a given of it).
+    pub(in crate::vision) overrulable: bool,
 }
 
 impl Dispute {
@@ -52,6 +57,7 @@ impl Dispute {
             seconded: None,
             shape: None,
             unlike: 0,
+            overrulable: false,
         }
     }
 }
@@ -306,9 +312,12 @@ impl Reader {
                                 classifier_alone.push(g);
                             }
                             *answer = Some((d, 0.5, by));
-                            let shape = self.shape_word(&groups[g].1, givens, d);
+                            let members = &groups[g].1;
+                            let shape = self.shape_word(members, givens, d);
                             disputed.push(Dispute {
                                 shape,
+                                overrulable: members.len() >= 2
+                                    && digit_like(members, givens, median_height(givens)),
                                 ..Dispute::new(g, [d, d])
                             });
                         }
@@ -456,25 +465,36 @@ impl Reader {
             .zip(&narrow)
             .map(|(&x, &n)| if n { Dispute::new(x.group, [1, 1]) } else { x })
             .collect();
-        let mut fits = Vec::new();
-        let open: Vec<usize> = (0..disputed.len())
-            .filter(|&k| disputed[k].digits[0] != disputed[k].digits[1])
-            .collect();
-        if open.len() <= MAX_DISPUTED {
-            for choice in 0..1u32 << open.len() {
-                let mut grid = reading.grid;
-                for (k, x) in disputed.iter().enumerate() {
-                    let pick = open
-                        .iter()
-                        .position(|&o| o == k)
-                        .map_or(0, |bit| (choice >> bit) as usize & 1);
-                    for &i in &groups[x.group].1 {
-                        grid.set(i / 9, i % 9, x.digits[pick]);
+        let mut disputed = disputed;
+        let mut fits = fitting_choices(&reading.grid, groups, &disputed);
+        // No choice fits: where exactly one group one reader alone named (the shape
+        // model not naming it too; [`Dispute::overrulable`]), given exactly one other digit, lets some choice
+        // fit, that reader misread it and the rules name it (B612 Mono's and JetBrains
+        // Mono's dotted 3s, flat-topped, the classifier's 5s). A group two readers
+        // named is not overruled: DejaVu Sans's dotted 4s at 40 px, the classifier's
+        // and the shape model's, would have become 6s with its 6s read as 5s and its
+        // 5s as 4s, a puzzle with one solution and three digits misread.
+        if fits.is_empty() {
+            let mut found = Vec::new();
+            for k in 0..disputed.len() {
+                let [d, e] = disputed[k].digits;
+                if d != e || disputed[k].shape.is_some() || !disputed[k].overrulable {
+                    continue;
+                }
+                for o in (1..=9u8).filter(|&o| o != d) {
+                    let mut other = disputed.clone();
+                    other[k] = Dispute::new(disputed[k].group, [o, o]);
+                    let f = fitting_choices(&reading.grid, groups, &other);
+                    if !f.is_empty() {
+                        found.push((other, f));
                     }
                 }
-                if is_proper_puzzle(&grid) {
-                    fits.push(grid);
-                }
+            }
+            if found.len() == 1 {
+                let (other, f) = found.remove(0);
+                tracing::debug!("the rules overrule one reader's word on one group");
+                disputed = other;
+                fits = f;
             }
         }
         let settled = (fits.len() == 1).then(|| fits[0]);
@@ -643,6 +663,35 @@ fn vote(voices: [Option<u8>; 3]) -> Vote {
         (Some(&o), Some(s)) if others.iter().all(|&x| x == o) => Vote::Between([o, s]),
         _ => Vote::Silent,
     }
+}
+
+/// The grids, one per choice of digits for the disputed groups (each open dispute's
+/// two digits tried), that leave a puzzle with exactly one solution; none when the
+/// disputes are more than [`MAX_DISPUTED`].
+fn fitting_choices(grid: &Grid, groups: &Groups, disputed: &[Dispute]) -> Vec<Grid> {
+    let open: Vec<usize> = (0..disputed.len())
+        .filter(|&k| disputed[k].digits[0] != disputed[k].digits[1])
+        .collect();
+    if open.len() > MAX_DISPUTED {
+        return Vec::new();
+    }
+    let mut fits = Vec::new();
+    for choice in 0..1u32 << open.len() {
+        let mut grid = *grid;
+        for (k, x) in disputed.iter().enumerate() {
+            let pick = open
+                .iter()
+                .position(|&o| o == k)
+                .map_or(0, |bit| (choice >> bit) as usize & 1);
+            for &i in &groups[x.group].1 {
+                grid.set(i / 9, i % 9, x.digits[pick]);
+            }
+        }
+        if is_proper_puzzle(&grid) {
+            fits.push(grid);
+        }
+    }
+    fits
 }
 
 /// A glyph no reader names is a digit to the rules only within this ratio of the
@@ -861,6 +910,72 @@ mod tests {
             reader.settle_disputes(&mut reading, &groups, &[dispute]);
             let read = ones.iter().all(|&i| reading.cells[i].digit == Some(1));
             assert_eq!(read, stands, "{why}");
+        }
+    }
+
+    #[test]
+    fn one_readers_word_no_choice_fits_with_is_overruled_only_where_one_digit_fits() {
+        // A puzzle holding every digit; its 1s, one group, named 4s by one reader alone.
+        let puzzle =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let ones: Vec<usize> = (0..81).filter(|&i| &puzzle[i..=i] == "1").collect();
+        let sevens: Vec<usize> = (0..81).filter(|&i| &puzzle[i..=i] == "7").collect();
+        let look = Signature::of(&GrayImage::new(4, 4));
+        let mut reader = Reader::without_ocr();
+        let groups: Groups = vec![(look.clone(), ones.clone()), (look, sevens.clone())];
+        let four = Dispute {
+            overrulable: true,
+            ..Dispute::new(0, [4, 4])
+        };
+        let seven = Dispute::new(1, [7, 7]);
+        let sure_seven = Dispute {
+            shape: Some((7, 0)),
+            ..seven
+        };
+        let sure_four = Dispute {
+            shape: Some((4, 0)),
+            ..four
+        };
+        let eight = Dispute::new(1, [8, 8]);
+        for (disputes, read, why) in [
+            (
+                [four, sure_seven],
+                true,
+                "the 4s clash; only 1s fit: the rules name them",
+            ),
+            ([sure_four, sure_seven], false, "two readers named the 4s"),
+            (
+                [four, eight],
+                false,
+                "two groups misread: no one group to overrule",
+            ),
+            (
+                [Dispute::new(0, [4, 4]), sure_seven],
+                false,
+                "not a digit-like group (a cursor block, pencil marks)",
+            ),
+        ] {
+            // As the reader wrote them: 4s where the 1s are, 8s for the 7s where so.
+            let mut read_line: Vec<u8> = puzzle.bytes().collect();
+            for &i in &ones {
+                read_line[i] = b'4';
+            }
+            for &i in &sevens {
+                read_line[i] = b'0' + disputes[1].digits[0];
+            }
+            let mut reading = read_as(std::str::from_utf8(&read_line).unwrap());
+            reader.settle_disputes(&mut reading, &groups, &disputes);
+            let ones_read = ones.iter().all(|&i| {
+                reading.cells[i].digit == Some(1) && reading.cells[i].method == Method::Rules
+            });
+            let sevens_read = sevens.iter().all(|&i| reading.cells[i].digit == Some(7));
+            assert_eq!(ones_read && sevens_read, read, "{why}");
+            if !read {
+                assert!(
+                    ones.iter().all(|&i| reading.cells[i].digit.is_none()),
+                    "{why}: the 1s doubtful"
+                );
+            }
         }
     }
 
