@@ -699,8 +699,10 @@ fn fitting_choices(grid: &Grid, groups: &Groups, disputed: &[Dispute]) -> Vec<Gr
 const MAX_HEIGHT_RATIO: f32 = 1.25;
 
 /// ... and at least this many pixels high: below it, a pencil mark's stroke or a
-/// fringe cannot be told from a digit no reader names.
-const MIN_RULED_HEIGHT: f32 = 10.0;
+/// fringe cannot be told from a digit no reader names. 10 px until stop 41; at 8 the
+/// screenshots scaled to 13-15 px cells still read or are refused, never misread, and
+/// digits in 12-20 px cells (Roboto Thin's 1 at 20 px, 9 px high) may be the rules'.
+const MIN_RULED_HEIGHT: f32 = 8.0;
 
 /// Whether a group's glyphs may be a digit no reader names (a strange face): of the
 /// givens' `usual` height, [`MIN_RULED_HEIGHT`] or more (so that the readers' silence
@@ -1010,7 +1012,7 @@ mod tests {
         let (given, tall, tiny, beside_marks) = (
             glyph(24.0, true),
             glyph(31.0, true),
-            glyph(8.0, true),
+            glyph(7.0, true),
             glyph(24.0, false),
         );
         let givens = [Some(&given), Some(&tall), Some(&tiny), Some(&beside_marks)];
@@ -1022,7 +1024,12 @@ mod tests {
             !digit_like(&[1], &givens, 24.0),
             "a line's fringe, taller than digits"
         );
-        assert!(!digit_like(&[2], &givens, 8.0), "too few pixels to say");
+        assert!(!digit_like(&[2], &givens, 7.0), "too few pixels to say");
+        let nine_px = glyph(9.0, true);
+        assert!(
+            digit_like(&[0], &[Some(&nine_px)], 9.0),
+            "a 1 of 9 px in a 20 px cell"
+        );
         assert!(
             !digit_like(&[3], &givens, 24.0),
             "pencil marks run together"
