@@ -468,9 +468,10 @@ impl Reader {
         let mut disputed = disputed;
         let mut fits = fitting_choices(&reading.grid, groups, &disputed);
         // No choice fits: where exactly one group one reader alone named (the shape
-        // model not naming it too; [`Dispute::overrulable`]), given exactly one other digit, lets some choice
-        // fit, that reader misread it and the rules name it (B612 Mono's and JetBrains
-        // Mono's dotted 3s, flat-topped, the classifier's 5s). A group two readers
+        // model not naming it too; [`Dispute::overrulable`]), given exactly one other
+        // digit, lets some choice fit, that reader misread it and the rules name it
+        // (B612 Mono's and JetBrains Mono's dotted 3s, flat-topped, the classifier's
+        // 5s). A group two readers
         // named is not overruled: DejaVu Sans's dotted 4s at 40 px, the classifier's
         // and the shape model's, would have become 6s with its 6s read as 5s and its
         // 5s as 4s, a puzzle with one solution and three digits misread.
