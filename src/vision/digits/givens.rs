@@ -258,6 +258,7 @@ impl Reader {
         // outvoted it on another group.
         let mut classifier_alone: Vec<usize> = Vec::new();
         let mut outvoted = false;
+        let usual = median_height(givens);
         for (g, answer) in answers.iter_mut().enumerate() {
             let glyph = tallest(&groups[g].1, givens);
             match *answer {
@@ -317,7 +318,7 @@ impl Reader {
                             disputed.push(Dispute {
                                 shape,
                                 overrulable: members.len() >= 2
-                                    && digit_like(members, givens, median_height(givens)),
+                                    && digit_like(members, givens, usual),
                                 ..Dispute::new(g, [d, d])
                             });
                         }

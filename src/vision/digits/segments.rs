@@ -24,6 +24,18 @@ const MIN_WIDTH: u32 = 5;
 /// rows only (Hermit's dotted 3s, their dots joined, were decoded as 8s).
 const SIDE_ROWS: f32 = 0.7;
 
+/// The seven segment positions a..g as fractions of the glyph's box (x0, x1, y0, y1),
+/// and whether each is a side bar (b, c, e, f), which must run through its rows.
+const POSITIONS: [(f32, f32, f32, f32, bool); 7] = [
+    (0.3, 0.7, 0.0, 0.2, false), // a
+    (0.75, 1.0, 0.2, 0.4, true), // b
+    (0.75, 1.0, 0.6, 0.8, true), // c
+    (0.3, 0.7, 0.8, 1.0, false), // d
+    (0.0, 0.25, 0.6, 0.8, true), // e
+    (0.0, 0.25, 0.2, 0.4, true), // f
+    (0.3, 0.7, 0.4, 0.6, false), // g
+];
+
 /// Each digit's lit segments (bits a..g = 0..6), with the variants seven-segment faces
 /// draw: a 6 and a 9 with or without their tails (a, d), a 7 with or without f.
 const TABLE: &[(u8, u8)] = &[
@@ -94,28 +106,10 @@ pub fn decode(ink: &GrayImage) -> Option<u8> {
     if share(0.3, 0.7, 0.22, 0.38) > DARK || share(0.3, 0.7, 0.62, 0.78) > DARK {
         return None;
     }
-    let positions = [
-        share(0.3, 0.7, 0.0, 0.2),  // a
-        share(0.75, 1.0, 0.2, 0.4), // b
-        share(0.75, 1.0, 0.6, 0.8), // c
-        share(0.3, 0.7, 0.8, 1.0),  // d
-        share(0.0, 0.25, 0.6, 0.8), // e
-        share(0.0, 0.25, 0.2, 0.4), // f
-        share(0.3, 0.7, 0.4, 0.6),  // g
-    ];
-    let sides = [
-        (1, rows(0.75, 1.0, 0.2, 0.4)),
-        (2, rows(0.75, 1.0, 0.6, 0.8)),
-        (4, rows(0.0, 0.25, 0.6, 0.8)),
-        (5, rows(0.0, 0.25, 0.2, 0.4)),
-    ];
     let mut lit = 0u8;
-    for (k, &s) in positions.iter().enumerate() {
-        let through = sides
-            .iter()
-            .find(|side| side.0 == k)
-            .is_none_or(|side| side.1 >= SIDE_ROWS);
-        if s >= LIT && through {
+    for (k, &(x0, x1, y0, y1, side)) in POSITIONS.iter().enumerate() {
+        let s = share(x0, x1, y0, y1);
+        if s >= LIT && (!side || rows(x0, x1, y0, y1) >= SIDE_ROWS) {
             lit |= 1 << k;
         } else if s > DARK {
             return None;
