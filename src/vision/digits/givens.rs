@@ -253,39 +253,76 @@ impl Reader {
         answers: &mut [Answer],
         givens: &[Option<&Glyph>],
     ) -> Vec<Dispute> {
-        let mut disputed: Vec<Dispute> = Vec::new();
-        // Groups the classifier alone named, and whether Tesseract and the shape model
-        // outvoted it on another group.
-        let mut classifier_alone: Vec<usize> = Vec::new();
-        let mut outvoted = false;
+        // First every reader's word on every group Tesseract named or could not read.
+        let mut heard: Vec<Option<Heard>> = Vec::with_capacity(answers.len());
+        for (g, answer) in answers.iter().enumerate() {
+            let members = &groups[g].1;
+            let glyph = tallest(members, givens);
+            heard.push(match *answer {
+                Some((d, _, Method::Ocr)) => {
+                    let classifier = self.classifier_reads(glyph).filter(|&o| o != d);
+                    let shape = classifier.and_then(|_| self.shape_reads(members, givens));
+                    Some(Heard::Tesseract {
+                        digit: d,
+                        classifier,
+                        shape,
+                    })
+                }
+                None => Some(Heard::Others([
+                    self.classifier_reads(glyph),
+                    segments::decode(&glyph.ink),
+                    self.shape_reads(members, givens),
+                ])),
+                _ => None,
+            });
+        }
+        // A classifier Tesseract and the shape model outvote on one glyph of this face
+        // is no reader of the glyphs Tesseract cannot read (FreeSans Bold outlined at
+        // 24 px: its 3, 6 and 9 taken for 8s, its 5 for a 6; Cantarell ExtraBold
+        // outlined at 13 px, its 3s and 6s for 8s); where it disputes Tesseract, the
+        // rules still settle it.
+        let outvoted = heard.iter().flatten().any(|h| {
+            matches!(h, Heard::Tesseract { digit, classifier: Some(_), shape } if *shape == Some(*digit))
+        });
+        if outvoted {
+            tracing::debug!("the classifier is outvoted on this face: its word is left out");
+        }
         let usual = median_height(givens);
-        for (g, answer) in answers.iter_mut().enumerate() {
-            let glyph = tallest(&groups[g].1, givens);
-            match *answer {
+        let mut disputed: Vec<Dispute> = Vec::new();
+        for (g, h) in heard.into_iter().enumerate() {
+            let members = &groups[g].1;
+            match h {
                 // Tesseract named it: the classifier, then the shape model, may say
                 // otherwise; the third reader's word goes with the dispute.
-                Some((d, _, Method::Ocr)) => {
-                    let classifier = self.classifier_reads(glyph);
-                    if let Some(other) = classifier.filter(|&o| o != d) {
-                        let shape = self.shape_reads(&groups[g].1, givens);
+                Some(Heard::Tesseract {
+                    digit: d,
+                    classifier,
+                    shape,
+                }) => {
+                    // An outvoted classifier's digit gives way to a third digit the
+                    // shape model names (Inter ExtraBold outlined at 18 px: its 5s,
+                    // Tesseract's 6s and the classifier's 8s).
+                    let third = shape.filter(|s| outvoted && Some(*s) != classifier && *s != d);
+                    if let Some(other) = classifier.filter(|_| third.is_none()) {
                         tracing::debug!(
                             "{}: Tesseract reads {d}, the classifier {other}, the shape model {shape:?}",
-                            crate::grid::cell_name(groups[g].1[0])
+                            crate::grid::cell_name(members[0])
                         );
-                        outvoted |= shape == Some(d);
                         disputed.push(Dispute {
                             seconded: shape.filter(|s| [d, other].contains(s)),
-                            unlike: self.shape_unlike(&groups[g].1, givens),
+                            unlike: self.shape_unlike(members, givens),
                             ..Dispute::new(g, [d, other])
                         });
-                    } else if let Some(other) = self.shape_differs(&groups[g].1, givens, d) {
+                    } else if let Some(other) =
+                        third.or_else(|| self.shape_differs(members, givens, d))
+                    {
                         tracing::debug!(
                             "{}: Tesseract reads {d}, the shape model {other}, the classifier {classifier:?}",
-                            crate::grid::cell_name(groups[g].1[0])
+                            crate::grid::cell_name(members[0])
                         );
-                        let shape = self.shape_word(&groups[g].1, givens, other);
+                        let shape = self.shape_word(members, givens, other);
                         disputed.push(Dispute {
-                            seconded: classifier,
+                            seconded: classifier.filter(|_| third.is_none()),
                             shape,
                             ..Dispute::new(g, [d, other])
                         });
@@ -293,27 +330,21 @@ impl Reader {
                 }
                 // Tesseract cannot read it: the classifier, the segment decoder and the
                 // shape model vote ([`vote`]).
-                None => {
-                    let voices = [
-                        self.classifier_reads(glyph),
-                        segments::decode(&glyph.ink),
-                        self.shape_reads(&groups[g].1, givens),
-                    ];
+                Some(Heard::Others(mut voices)) => {
                     tracing::debug!(
                         "{}: classifier {:?}, segments {:?}, shapes {:?}",
-                        crate::grid::cell_name(groups[g].1[0]),
+                        crate::grid::cell_name(members[0]),
                         voices[0],
                         voices[1],
                         voices[2]
                     );
+                    if outvoted {
+                        voices[0] = None;
+                    }
                     match vote(voices) {
-                        Vote::Read(d) => *answer = Some((d, 0.5, Method::Classifier)),
+                        Vote::Read(d) => answers[g] = Some((d, 0.5, Method::Classifier)),
                         Vote::Alone(d, by) => {
-                            if voices == [Some(d), None, None] {
-                                classifier_alone.push(g);
-                            }
-                            *answer = Some((d, 0.5, by));
-                            let members = &groups[g].1;
+                            answers[g] = Some((d, 0.5, by));
                             let shape = self.shape_word(members, givens, d);
                             disputed.push(Dispute {
                                 shape,
@@ -323,8 +354,8 @@ impl Reader {
                             });
                         }
                         Vote::Between(pair) => {
-                            *answer = Some((pair[0], 0.5, Method::Classifier));
-                            let shape = self.shape_word(&groups[g].1, givens, pair[0]);
+                            answers[g] = Some((pair[0], 0.5, Method::Classifier));
+                            let shape = self.shape_word(members, givens, pair[0]);
                             disputed.push(Dispute {
                                 shape,
                                 ..Dispute::new(g, pair)
@@ -333,20 +364,7 @@ impl Reader {
                         Vote::Silent => {}
                     }
                 }
-                _ => {}
-            }
-        }
-        // A classifier outvoted on one glyph of this face is no reader of its others:
-        // the groups it alone named are the rules' to name (FreeSans Bold outlined at
-        // 24 px: its 3, 6 and 9 taken for 8s, its 5 for a 6).
-        if outvoted {
-            for g in classifier_alone {
-                tracing::debug!(
-                    "{}: the classifier alone named it, and was outvoted on this face",
-                    crate::grid::cell_name(groups[g].1[0])
-                );
-                answers[g] = None;
-                disputed.retain(|x| x.group != g);
+                None => {}
             }
         }
         disputed
@@ -615,6 +633,20 @@ impl Reader {
         }
         best.map(|(d, _, c)| (d, c))
     }
+}
+
+/// What the readers besides Tesseract said of a group.
+enum Heard {
+    /// Tesseract named it `digit`; the classifier's other digit, if it is sure of one,
+    /// and then the shape model's word.
+    Tesseract {
+        digit: u8,
+        classifier: Option<u8>,
+        shape: Option<u8>,
+    },
+    /// Tesseract cannot read it: the classifier's, the segment decoder's and the shape
+    /// model's words.
+    Others([Option<u8>; 3]),
 }
 
 /// What the three readers of a glyph Tesseract cannot read (the classifier, the segment
