@@ -62,6 +62,17 @@ impl Dispute {
     }
 }
 
+/// A glyph group no reader named, for the rules to name with the disputes.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::vision) struct Unknown {
+    pub(in crate::vision) group: usize,
+    /// The digits it may be (a bit mask, bit d for digit d).
+    pub(in crate::vision) digits: u16,
+    /// The digits the shape model is sure it is not: where the rules name it, they
+    /// need not rule those out.
+    pub(in crate::vision) unlike: u16,
+}
+
 /// The grid of the digits in `cells`.
 fn grid_of(cells: &[CellReading]) -> Grid {
     let mut digits = [0u8; 81];
@@ -156,11 +167,34 @@ impl Reader {
             to_picture: Homography::grid_to_quad(lattice.corners).unwrap_or(Homography::IDENTITY),
             verdict: Verdict::unjudged(),
         };
-        if !unknown_groups.is_empty() {
-            self.decide_unknown_groups(&mut reading, &groups, &answers, &unknown_groups);
+        // Groups the rules could not name alone are named with the disputes where
+        // exactly one choice of digits for all of them fits (C059 Bold outlined at
+        // 24 px: its 2s, which no reader names, once its 3s are not Tesseract's 8s).
+        // Their digits: those no undisputed group claims and the shape model is not sure
+        // they are not (a digit the puzzle lacks would fit as well: Roboto Black's
+        // outlined 5s at 13 px in a puzzle with no 9).
+        let mut undecided = Vec::new();
+        if !unknown_groups.is_empty()
+            && !self.decide_unknown_groups(&mut reading, &groups, &answers, &unknown_groups)
+        {
+            let claimed = (0..groups.len())
+                .filter(|g| !disputed.iter().any(|x| x.group == *g))
+                .filter_map(|g| answers[g].map(|a| a.0))
+                .fold(0u16, |m, d| m | 1 << d);
+            undecided = unknown_groups
+                .iter()
+                .map(|&g| {
+                    let unlike = self.shape_unlike(&groups[g].1, givens);
+                    Unknown {
+                        group: g,
+                        digits: !claimed & !unlike & 0b11_1111_1110,
+                        unlike,
+                    }
+                })
+                .collect();
         }
         if !disputed.is_empty() {
-            self.settle_disputes(&mut reading, &groups, &disputed);
+            self.settle_disputes(&mut reading, &groups, &disputed, &undecided);
         }
         // Looks the shape model split hold more than one digit: not to be known by look.
         if !split.is_empty() {
@@ -405,14 +439,15 @@ impl Reader {
     /// The groups no reader named, decided by the rules: their choice stands only
     /// where no other digit at all would fit (a digit another look-alike group claims
     /// may be this group's too: JPEG splits one digit's glyphs into several groups).
-    /// Otherwise their cells are marked unread, for the caller to name.
+    /// Otherwise their cells are marked unread, for the caller to name. Whether they
+    /// were named.
     fn decide_unknown_groups(
         &mut self,
         reading: &mut Reading,
         groups: &Groups,
         answers: &[Answer],
         unknown_groups: &[usize],
-    ) {
+    ) -> bool {
         let members: Vec<Vec<usize>> = unknown_groups
             .iter()
             .map(|&g| groups[g].1.clone())
@@ -437,7 +472,7 @@ impl Reader {
                     reading.cells[i].confidence = 0.0;
                 }
             }
-            return;
+            return false;
         };
         for (k, &g) in unknown_groups.iter().enumerate() {
             let (sig, ms) = &groups[g];
@@ -453,16 +488,20 @@ impl Reader {
             });
         }
         reading.grid = grid_of(&reading.cells);
+        true
     }
 
-    /// Groups the readers disagree on: the one choice of digits that leaves a puzzle
-    /// with exactly one solution is taken; with none or several, the groups' cells are
-    /// doubtful. Never a guess.
+    /// Groups the readers disagree on, and `unknown` groups no reader named: the one
+    /// choice of digits that leaves a puzzle with exactly one solution is taken; with
+    /// none or several, the groups' cells are doubtful. An unknown group's digit stands
+    /// only where no other digit fits there but those the shape model is sure it is not.
+    /// Never a guess.
     pub(in crate::vision) fn settle_disputes(
         &mut self,
         reading: &mut Reading,
         groups: &Groups,
         disputed: &[Dispute],
+        unknown: &[Unknown],
     ) {
         // A 1 disputed with another digit is a 1 where its glyph is far narrower than
         // every sure glyph of another digit (the width, not a third reader, decides).
@@ -485,7 +524,7 @@ impl Reader {
             .map(|(&x, &n)| if n { Dispute::new(x.group, [1, 1]) } else { x })
             .collect();
         let mut disputed = disputed;
-        let mut fits = fitting_choices(&reading.grid, groups, &disputed);
+        let mut fits = fitting_choices(&reading.grid, groups, &disputed, unknown);
         // No choice fits: where exactly one group one reader alone named (the shape
         // model not naming it too; [`Dispute::overrulable`]), given exactly one other
         // digit, lets some choice fit, that reader misread it and the rules name it
@@ -504,7 +543,7 @@ impl Reader {
                 for o in (1..=9u8).filter(|&o| o != d) {
                     let mut other = disputed.clone();
                     other[k] = Dispute::new(disputed[k].group, [o, o]);
-                    let f = fitting_choices(&reading.grid, groups, &other);
+                    let f = fitting_choices(&reading.grid, groups, &other, unknown);
                     if !f.is_empty() {
                         found.push((other, f));
                     }
@@ -547,7 +586,25 @@ impl Reader {
         let unsure: Vec<usize> = (0..disputed.len())
             .filter(|&k| !only[k])
             .map(|k| disputed[k].group)
+            .chain(unknown.iter().map(|u| u.group))
             .collect();
+        for u in unknown {
+            let (sig, members) = &groups[u.group];
+            let Some(grid) = settled.filter(|grid| only_fit_but(grid, members, u.unlike)) else {
+                continue;
+            };
+            let d = grid.cells()[members[0]];
+            self.known.push(Known {
+                signature: sig.clone(),
+                digit: d,
+                confidence: 0.5,
+            });
+            for &i in members {
+                reading.cells[i].digit = Some(d);
+                reading.cells[i].confidence = 0.5;
+                reading.cells[i].method = Method::Rules;
+            }
+        }
         for (k, x) in disputed.iter().enumerate() {
             let (g, digits) = (&x.group, &x.digits);
             let (sig, members) = &groups[*g];
@@ -700,15 +757,32 @@ fn vote(voices: [Option<u8>; 3]) -> Vote {
 }
 
 /// The grids, one per choice of digits for the disputed groups (each open dispute's
-/// two digits tried), that leave a puzzle with exactly one solution; none when the
-/// disputes are more than [`MAX_DISPUTED`].
-fn fitting_choices(grid: &Grid, groups: &Groups, disputed: &[Dispute]) -> Vec<Grid> {
+/// two digits tried) and the `unknown` ones (each of its digits tried), that leave
+/// a puzzle with exactly one solution; none when the disputes are more than
+/// [`MAX_DISPUTED`] or the unknown groups more than two.
+fn fitting_choices(
+    grid: &Grid,
+    groups: &Groups,
+    disputed: &[Dispute],
+    unknown: &[Unknown],
+) -> Vec<Grid> {
     let open: Vec<usize> = (0..disputed.len())
         .filter(|&k| disputed[k].digits[0] != disputed[k].digits[1])
         .collect();
-    if open.len() > MAX_DISPUTED {
+    if open.len() > MAX_DISPUTED || unknown.len() > 2 {
         return Vec::new();
     }
+    let set = |grid: &mut Grid, g: usize, d: u8| {
+        for &i in &groups[g].1 {
+            grid.set(i / 9, i % 9, d);
+        }
+    };
+    // Each unknown group's digits, and every way to pick one for each.
+    let options: Vec<Vec<u8>> = unknown
+        .iter()
+        .map(|u| (1..=9u8).filter(|d| u.digits & 1 << d != 0).collect())
+        .collect();
+    let picks = options.iter().map(Vec::len).product::<usize>();
     let mut fits = Vec::new();
     for choice in 0..1u32 << open.len() {
         let mut grid = *grid;
@@ -717,12 +791,17 @@ fn fitting_choices(grid: &Grid, groups: &Groups, disputed: &[Dispute]) -> Vec<Gr
                 .iter()
                 .position(|&o| o == k)
                 .map_or(0, |bit| (choice >> bit) as usize & 1);
-            for &i in &groups[x.group].1 {
-                grid.set(i / 9, i % 9, x.digits[pick]);
-            }
+            set(&mut grid, x.group, x.digits[pick]);
         }
-        if is_proper_puzzle(&grid) {
-            fits.push(grid);
+        for mut p in 0..picks {
+            let mut grid = grid;
+            for (k, digits) in options.iter().enumerate() {
+                set(&mut grid, unknown[k].group, digits[p % digits.len()]);
+                p /= digits.len();
+            }
+            if is_proper_puzzle(&grid) {
+                fits.push(grid);
+            }
         }
     }
     fits
@@ -837,7 +916,7 @@ mod tests {
         let mut reader = Reader::without_ocr();
         let mut reading = read_as(puzzle);
         let groups: Groups = vec![(look.clone(), ones.clone())];
-        reader.settle_disputes(&mut reading, &groups, &[Dispute::new(0, [1, 1])]);
+        reader.settle_disputes(&mut reading, &groups, &[Dispute::new(0, [1, 1])], &[]);
         assert!(
             ones.iter().all(|&i| reading.cells[i].digit.is_none()),
             "doubtful"
@@ -845,7 +924,7 @@ mod tests {
         // Where another group holds a 1 too, the swap would clash: the digit stands.
         let mut reading = read_as(puzzle);
         let groups: Groups = vec![(look.clone(), ones[1..].to_vec()), (look, vec![ones[0]])];
-        reader.settle_disputes(&mut reading, &groups, &[Dispute::new(0, [1, 1])]);
+        reader.settle_disputes(&mut reading, &groups, &[Dispute::new(0, [1, 1])], &[]);
         assert!(
             ones.iter().all(|&i| reading.cells[i].digit == Some(1)),
             "read"
@@ -943,22 +1022,28 @@ mod tests {
             ),
         ] {
             let mut reading = read_as(puzzle);
-            reader.settle_disputes(&mut reading, &groups, &[dispute]);
+            reader.settle_disputes(&mut reading, &groups, &[dispute], &[]);
             let read = ones.iter().all(|&i| reading.cells[i].digit == Some(1));
             assert_eq!(read, stands, "{why}");
         }
     }
 
-    #[test]
-    fn one_readers_word_no_choice_fits_with_is_overruled_only_where_one_digit_fits() {
-        // A puzzle holding every digit; its 1s, one group, named 4s by one reader alone.
+    /// A puzzle holding every digit, its 1s' and 7s' cells, and those two groups.
+    fn every_digit_puzzle() -> (&'static str, Vec<usize>, Vec<usize>, Groups) {
         let puzzle =
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         let ones: Vec<usize> = (0..81).filter(|&i| &puzzle[i..=i] == "1").collect();
         let sevens: Vec<usize> = (0..81).filter(|&i| &puzzle[i..=i] == "7").collect();
         let look = Signature::of(&GrayImage::new(4, 4));
-        let mut reader = Reader::without_ocr();
         let groups: Groups = vec![(look.clone(), ones.clone()), (look, sevens.clone())];
+        (puzzle, ones, sevens, groups)
+    }
+
+    #[test]
+    fn one_readers_word_no_choice_fits_with_is_overruled_only_where_one_digit_fits() {
+        // A puzzle holding every digit; its 1s, one group, named 4s by one reader alone.
+        let (puzzle, ones, sevens, groups) = every_digit_puzzle();
+        let mut reader = Reader::without_ocr();
         let four = Dispute {
             overrulable: true,
             ..Dispute::new(0, [4, 4])
@@ -1000,7 +1085,7 @@ mod tests {
                 read_line[i] = b'0' + disputes[1].digits[0];
             }
             let mut reading = read_as(std::str::from_utf8(&read_line).unwrap());
-            reader.settle_disputes(&mut reading, &groups, &disputes);
+            reader.settle_disputes(&mut reading, &groups, &disputes, &[]);
             let ones_read = ones.iter().all(|&i| {
                 reading.cells[i].digit == Some(1) && reading.cells[i].method == Method::Rules
             });
@@ -1009,6 +1094,52 @@ mod tests {
             if !read {
                 assert!(
                     ones.iter().all(|&i| reading.cells[i].digit.is_none()),
+                    "{why}: the 1s doubtful"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_group_no_reader_names_is_named_with_the_disputes_where_one_choice_fits() {
+        // A puzzle holding every digit: its 1s no reader named, its 7s read as 8s by
+        // one reader and 7s by another (a third sure of the 7).
+        let (puzzle, ones, sevens, groups) = every_digit_puzzle();
+        let mut reader = Reader::without_ocr();
+        let seven = Dispute {
+            seconded: Some(7),
+            ..Dispute::new(1, [8, 7])
+        };
+        for (mask, read, why) in [
+            (1 << 1 | 1 << 2, true, "only 1s and 7s fit"),
+            (1 << 2, false, "no choice fits: the 1s are not 2s"),
+        ] {
+            let mut read_line: Vec<u8> = puzzle.bytes().collect();
+            for &i in &ones {
+                read_line[i] = b'.';
+            }
+            for &i in &sevens {
+                read_line[i] = b'8';
+            }
+            let mut reading = read_as(std::str::from_utf8(&read_line).unwrap());
+            for &i in &ones {
+                reading.cells[i].confidence = 0.0;
+            }
+            let ones_unknown = Unknown {
+                group: 0,
+                digits: mask,
+                unlike: 0,
+            };
+            reader.settle_disputes(&mut reading, &groups, &[seven], &[ones_unknown]);
+            let ones_read = ones.iter().all(|&i| {
+                reading.cells[i].digit == Some(1) && reading.cells[i].method == Method::Rules
+            });
+            let sevens_read = sevens.iter().all(|&i| reading.cells[i].digit == Some(7));
+            assert_eq!(ones_read, read, "{why}: the 1s");
+            assert_eq!(sevens_read, read, "{why}: the 7s");
+            if !read {
+                assert!(
+                    ones.iter().all(|&i| reading.cells[i].confidence == 0.0),
                     "{why}: the 1s doubtful"
                 );
             }
