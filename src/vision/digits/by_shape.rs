@@ -12,6 +12,16 @@ use crate::vision::glyphs::Glyph;
 pub(super) const SURE_SHAPE: f32 = 0.9;
 /// ... and sure a glyph is not a digit it gives less than this.
 pub(super) const UNLIKE: f32 = 0.01;
+/// Look-alike groups after [`Reader::split_by_shape`].
+pub(super) struct Split {
+    pub(super) groups: Groups,
+    /// The looks that were split.
+    pub(super) looks: Vec<Signature>,
+    /// For each group, the digit the shape model split it off as where it was not sure
+    /// of that digit: a reader's word against Tesseract's.
+    pub(super) unsure: Vec<Option<u8>>,
+}
+
 impl Reader {
     /// The shape model's digit for a look-alike group: each of its three tallest glyphs
     /// read, all sure ([`SURE_SHAPE`]) of the same digit.
@@ -89,37 +99,41 @@ impl Reader {
             .map(|(o, _)| o)
     }
 
-    /// Look-alike groups no glyph known already names, split where the shape model is
-    /// sure of different digits among their glyphs (thin strokes leave so little ink
-    /// that a thin 3 and 9 look alike to the signature). The groups, and the looks that
-    /// were split.
-    pub(super) fn split_by_shape(
-        &mut self,
-        groups: Groups,
-        givens: &[Option<&Glyph>],
-    ) -> (Groups, Vec<Signature>) {
-        let mut out: Groups = Vec::new();
-        let mut split = Vec::new();
+    /// Look-alike groups no glyph known already names, split where the shape model
+    /// reads different digits among their glyphs, sure of one at least (thin strokes
+    /// leave so little ink that a thin 3 and 9 look alike to the signature).
+    pub(super) fn split_by_shape(&mut self, groups: Groups, givens: &[Option<&Glyph>]) -> Split {
+        let mut out = Split {
+            groups: Vec::new(),
+            looks: Vec::new(),
+            unsure: Vec::new(),
+        };
         for (sig, members) in groups {
             if members.len() < 2 || self.known.iter().any(|k| k.signature.alike(&sig)) {
-                out.push((sig, members));
+                out.groups.push((sig, members));
+                out.unsure.push(None);
                 continue;
             }
             let model = self.shapes.get_or_insert_with(ShapeModel::load);
-            let digits: Vec<Option<u8>> = members
+            let reads: Vec<Option<(u8, f32)>> = members
                 .iter()
-                .map(|&i| {
-                    givens[i]
-                        .and_then(|g| model.read(&g.ink))
-                        .filter(|r| r.1 >= SURE_SHAPE)
-                        .map(|r| r.0)
-                })
+                .map(|&i| givens[i].and_then(|g| model.read(&g.ink)))
+                .collect();
+            // Split where the model is sure of two digits, or sure of one and reads
+            // another, unsure, on other glyphs (FreeSans Bold's outlined 5s and 6s at
+            // 14 px, one look with its 8s: the model sure of the 8s only).
+            let sure = |r: &Option<(u8, f32)>| r.filter(|r| r.1 >= SURE_SHAPE).map(|r| r.0);
+            let any_sure = reads.iter().any(|r| sure(r).is_some());
+            let digits: Vec<Option<u8>> = reads
+                .iter()
+                .map(|r| if any_sure { r.map(|r| r.0) } else { None })
                 .collect();
             let mut kinds: Vec<Option<u8>> = digits.clone();
             kinds.sort_unstable();
             kinds.dedup();
             if kinds.iter().flatten().count() < 2 {
-                out.push((sig, members));
+                out.groups.push((sig, members));
+                out.unsure.push(None);
                 continue;
             }
             tracing::debug!(
@@ -127,7 +141,7 @@ impl Reader {
                 crate::grid::cell_name(members[0]),
                 kinds
             );
-            split.push(sig);
+            out.looks.push(sig);
             for kind in kinds {
                 let part: Vec<usize> = members
                     .iter()
@@ -136,9 +150,16 @@ impl Reader {
                     .map(|(&i, _)| i)
                     .collect();
                 let look = Signature::of(&givens[part[0]].expect("a member has a glyph").ink);
-                out.push((look, part));
+                let unsure = kind.filter(|_| {
+                    part.iter().any(|i| {
+                        let k = members.iter().position(|m| m == i).expect("a member");
+                        sure(&reads[k]).is_none()
+                    })
+                });
+                out.groups.push((look, part));
+                out.unsure.push(unsure);
             }
         }
-        (out, split)
+        out
     }
 }

@@ -4,6 +4,7 @@
 //! neither names a group, the sudoku rules decide, and otherwise the cells are doubtful.
 //! Never a guess.
 
+use super::by_shape::Split;
 use super::classifier::DigitClassifier;
 use super::readers::{Known, Reader};
 use super::rules::{clashing_groups, nearest_look_agrees, only_fit, only_fit_but, Answer, Groups};
@@ -126,10 +127,14 @@ impl Reader {
             })
             .collect();
         let groups = self.group_glyphs(givens, &mut cells);
-        let (groups, split) = self.split_by_shape(groups, givens);
+        let Split {
+            groups,
+            looks: split,
+            unsure,
+        } = self.split_by_shape(groups, givens);
         let learnt_before = self.known.len();
         let mut answers = self.name_groups(&groups, givens);
-        let disputed = self.ask_the_classifier(&groups, &mut answers, givens);
+        let disputed = self.ask_the_classifier(&groups, &mut answers, givens, &unsure);
         for (g, (_, members)) in groups.iter().enumerate() {
             let (r, c) = (members[0] / 9 + 1, members[0] % 9 + 1);
             tracing::debug!(
@@ -286,6 +291,7 @@ impl Reader {
         groups: &Groups,
         answers: &mut [Answer],
         givens: &[Option<&Glyph>],
+        split_as: &[Option<u8>],
     ) -> Vec<Dispute> {
         // First every reader's word on every group Tesseract named or could not read.
         let mut heard: Vec<Option<Heard>> = Vec::with_capacity(answers.len());
@@ -347,8 +353,9 @@ impl Reader {
                             unlike: self.shape_unlike(members, givens),
                             ..Dispute::new(g, [d, other])
                         });
-                    } else if let Some(other) =
-                        third.or_else(|| self.shape_differs(members, givens, d))
+                    } else if let Some(other) = third
+                        .or_else(|| self.shape_differs(members, givens, d))
+                        .or(split_as[g].filter(|&s| s != d))
                     {
                         tracing::debug!(
                             "{}: Tesseract reads {d}, the shape model {other}, the classifier {classifier:?}",
@@ -358,6 +365,7 @@ impl Reader {
                         disputed.push(Dispute {
                             seconded: classifier.filter(|_| third.is_none()),
                             shape,
+                            unlike: self.shape_unlike(members, givens),
                             ..Dispute::new(g, [d, other])
                         });
                     }
@@ -374,6 +382,12 @@ impl Reader {
                     );
                     if outvoted {
                         voices[0] = None;
+                    }
+                    // The digit the shape model split the group off as, unsure of it,
+                    // is its word against another reader's, not a name on its own
+                    // (FreeSans Bold's outlined 6s at 14 px, the classifier's 8s).
+                    if voices[2].is_none() && voices[..2].iter().any(Option::is_some) {
+                        voices[2] = split_as[g];
                     }
                     match vote(voices) {
                         Vote::Read(d) => answers[g] = Some((d, 0.5, Method::Classifier)),
@@ -392,6 +406,7 @@ impl Reader {
                             let shape = self.shape_word(members, givens, pair[0]);
                             disputed.push(Dispute {
                                 shape,
+                                unlike: self.shape_unlike(members, givens),
                                 ..Dispute::new(g, pair)
                             });
                         }
