@@ -327,6 +327,25 @@ impl Reader {
         if outvoted {
             tracing::debug!("the classifier is outvoted on this face: its word is left out");
         }
+        // An app draws each digit one way: a digit Tesseract reads on one look that the
+        // classifier gives to two or more looks Tesseract cannot read is the
+        // classifier's guess at glyphs it cannot read, and its word on those is left
+        // out (C059 Bold outlined at 14 px: its 2s, 3s and 5s, the classifier's 8s, as
+        // Tesseract reads its 8s; JPEG may split a digit's glyphs in two looks).
+        let by_tesseract = heard.iter().flatten().fold(0u16, |m, h| match h {
+            Heard::Tesseract { digit, .. } => m | 1 << digit,
+            Heard::Others(_) => m,
+        });
+        let guessed = (1..=9u8)
+            .filter(|&d| {
+                let looks = heard
+                    .iter()
+                    .flatten()
+                    .filter(|h| matches!(h, Heard::Others(v) if v[0] == Some(d)))
+                    .count();
+                by_tesseract & 1 << d != 0 && looks >= 2
+            })
+            .fold(0u16, |m, d| m | 1 << d);
         let usual = median_height(givens);
         let mut disputed: Vec<Dispute> = Vec::new();
         for (g, h) in heard.into_iter().enumerate() {
@@ -380,7 +399,7 @@ impl Reader {
                         voices[1],
                         voices[2]
                     );
-                    if outvoted {
+                    if outvoted || voices[0].is_some_and(|d| guessed & 1 << d != 0) {
                         voices[0] = None;
                     }
                     // The digit the shape model split the group off as, unsure of it,
