@@ -463,13 +463,14 @@ const UNCONFIRMED: &[&str] = &[
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures
 /// refused for their other cells, at most (stop 38: 68 of them; stop 40: 22, all Lato
-/// Hairline and Inter Thin at 12-30 px and DSEG7 Classic Mini at 12 px): each a misread
+/// Hairline and Inter Thin at 12-30 px and DSEG7 Classic Mini at 12 px; stop 42: 19,
+/// Lato Hairline's 5s at 30 px no longer among them): each a misread
 /// waiting for the rest of its picture to be read (docs/reader.md). A change that adds
 /// one fails; one that takes some away lowers the bar.
 const EMPTY_DIGIT_CELLS: &[(&str, usize)] = &[
     ("tune", 0),
     ("holdout", 0),
-    ("holdout2", 22),
+    ("holdout2", 19),
     ("holdout3", 0),
     ("holdout4", 0),
 ];

@@ -254,10 +254,24 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> bool {
             && !off_centre(&r, cell)
     };
     let gap = stack_gap(inked.h);
-    if dots::clusters(&boxes, gap).len() >= 2
+    let pieces = dots::clusters(&boxes, gap);
+    if pieces.len() >= 2
         && (dots::clusters(&boxes, 2 * gap).len() >= 2 || !faint_blobs.iter().any(one_digit))
     {
         return false;
+    }
+    // Strong marks within the stacking gap of each other, together a digit's size and
+    // centred, are a hairline digit broken where its strokes fade (Lato Hairline's 5,
+    // its bowl apart from its stem), not a pencil mark.
+    if let [([x0, y0, x1, y1], n)] = pieces[..] {
+        let r = inked.rect_of(&Blob { x0, y0, x1, y1 });
+        if n >= 2
+            && r.h >= EDGE_INK_CHECK * cell.h
+            && r.w <= OUTLINE_WIDTH * cell.w
+            && !off_centre(&r, cell)
+        {
+            return true;
+        }
     }
     faint_blobs.iter().any(|b| {
         let inked_pixels = (b.y0..=b.y1)

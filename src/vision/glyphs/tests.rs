@@ -441,6 +441,37 @@ fn a_hairline_digit_broken_in_several_places_is_no_pencil_marks() {
     );
 }
 
+#[test]
+fn a_hairline_digit_whose_pieces_no_faint_ink_joins_is_no_pencil_mark() {
+    // Lato Hairline's 5 at 30 px, drawn at 50: its flag and stem, and its bowl, a
+    // blank row and two columns apart where the stroke faded away; each piece the
+    // size of a pencil mark, together a digit's. The cell had been read as empty.
+    let pieces = [
+        (22, 15, 12, 2),
+        (22, 17, 2, 8),
+        (26, 26, 8, 2),
+        (34, 28, 2, 6),
+        (22, 34, 12, 2),
+    ];
+    let (img, cell) = cell_with(&pieces, [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]);
+    assert!(
+        g.as_ref()
+            .is_some_and(|g| g.doubtful || g.height() >= EDGE_INK_CHECK * cell.h),
+        "{:?}",
+        g.map(|g| g.bbox)
+    );
+    // Its flag and stem alone: a pencil mark's size, the cell empty of digits.
+    let (img, cell) = cell_with(&pieces[..2], [0; 3], [255; 3]);
+    let g = cell_glyph(&img, &cell, [255; 3]);
+    assert!(
+        g.as_ref()
+            .is_none_or(|g| !g.doubtful && g.height() < EDGE_INK_CHECK * cell.h),
+        "{:?}",
+        g.map(|g| g.bbox)
+    );
+}
+
 /// A glyph of height `h`, for the height tests.
 fn of_height(h: f32) -> Option<Glyph> {
     Some(Glyph {
