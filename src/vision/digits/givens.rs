@@ -316,36 +316,10 @@ impl Reader {
                 _ => None,
             });
         }
-        // A classifier Tesseract and the shape model outvote on one glyph of this face
-        // is no reader of the glyphs Tesseract cannot read (FreeSans Bold outlined at
-        // 24 px: its 3, 6 and 9 taken for 8s, its 5 for a 6; Cantarell ExtraBold
-        // outlined at 13 px, its 3s and 6s for 8s); where it disputes Tesseract, the
-        // rules still settle it.
-        let outvoted = heard.iter().flatten().any(|h| {
-            matches!(h, Heard::Tesseract { digit, classifier: Some(_), shape } if *shape == Some(*digit))
-        });
+        let (outvoted, guessed) = classifier_left_out(&heard);
         if outvoted {
             tracing::debug!("the classifier is outvoted on this face: its word is left out");
         }
-        // An app draws each digit one way: a digit Tesseract reads on one look that the
-        // classifier gives to two or more looks Tesseract cannot read is the
-        // classifier's guess at glyphs it cannot read, and its word on those is left
-        // out (C059 Bold outlined at 14 px: its 2s, 3s and 5s, the classifier's 8s, as
-        // Tesseract reads its 8s; JPEG may split a digit's glyphs in two looks).
-        let by_tesseract = heard.iter().flatten().fold(0u16, |m, h| match h {
-            Heard::Tesseract { digit, .. } => m | 1 << digit,
-            Heard::Others(_) => m,
-        });
-        let guessed = (1..=9u8)
-            .filter(|&d| {
-                let looks = heard
-                    .iter()
-                    .flatten()
-                    .filter(|h| matches!(h, Heard::Others(v) if v[0] == Some(d)))
-                    .count();
-                by_tesseract & 1 << d != 0 && looks >= 2
-            })
-            .fold(0u16, |m, d| m | 1 << d);
         let usual = median_height(givens);
         let mut disputed: Vec<Dispute> = Vec::new();
         for (g, h) in heard.into_iter().enumerate() {
@@ -738,6 +712,35 @@ enum Heard {
     /// Tesseract cannot read it: the classifier's, the segment decoder's and the shape
     /// model's words.
     Others([Option<u8>; 3]),
+}
+
+/// Where the classifier's word is left out of the votes on glyphs Tesseract cannot read:
+/// everywhere, when Tesseract and the shape model outvote it on one glyph of this face
+/// (FreeSans Bold outlined at 24 px: its 3, 6 and 9 taken for 8s, its 5 for a 6;
+/// Cantarell ExtraBold outlined at 13 px, its 3s and 6s for 8s); and on the digits it
+/// guesses (a bit mask): an app draws each digit one way, so a digit Tesseract reads on
+/// one look that the classifier gives to two looks or more Tesseract cannot read is its
+/// guess at glyphs it cannot read (C059 Bold outlined at 14 px: its 2s, 3s and 5s, the
+/// classifier's 8s, as Tesseract reads its 8s; JPEG may split one digit's glyphs into
+/// two looks). Where it disputes Tesseract, the rules still settle it.
+fn classifier_left_out(heard: &[Option<Heard>]) -> (bool, u16) {
+    let heard: Vec<&Heard> = heard.iter().flatten().collect();
+    let outvoted = heard.iter().any(|h| {
+        matches!(h, Heard::Tesseract { digit, classifier: Some(_), shape } if *shape == Some(*digit))
+    });
+    let guessed = (1..=9u8)
+        .filter(|&d| {
+            let by_tesseract = heard
+                .iter()
+                .any(|h| matches!(h, Heard::Tesseract { digit, .. } if *digit == d));
+            let looks = heard
+                .iter()
+                .filter(|h| matches!(h, Heard::Others(v) if v[0] == Some(d)))
+                .count();
+            by_tesseract && looks >= 2
+        })
+        .fold(0u16, |m, d| m | 1 << d);
+    (outvoted, guessed)
 }
 
 /// What the three readers of a glyph Tesseract cannot read (the classifier, the segment
@@ -1177,6 +1180,52 @@ mod tests {
                     "{why}: the 1s doubtful"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_classifier_outvoted_or_guessing_one_digit_on_several_looks_is_left_out() {
+        let t = |digit, classifier, shape| {
+            Some(Heard::Tesseract {
+                digit,
+                classifier,
+                shape,
+            })
+        };
+        let others = |c| Some(Heard::Others([c, None, None]));
+        for (heard, want, why) in [
+            (
+                vec![t(3, Some(8), Some(3)), others(Some(8))],
+                (true, 0),
+                "outvoted",
+            ),
+            (
+                vec![t(3, Some(8), Some(8)), others(Some(8))],
+                (false, 0),
+                "the shape model with it",
+            ),
+            (
+                vec![t(3, Some(8), None), others(Some(8))],
+                (false, 0),
+                "one against one",
+            ),
+            (
+                vec![t(8, None, None), others(Some(8)), others(Some(8))],
+                (false, 1 << 8),
+                "8 on two looks Tesseract cannot read, as it reads an 8",
+            ),
+            (
+                vec![t(8, None, None), others(Some(8)), others(Some(5))],
+                (false, 0),
+                "one look: JPEG may split a digit's glyphs",
+            ),
+            (
+                vec![t(3, None, None), others(Some(8)), others(Some(8))],
+                (false, 0),
+                "no 8 Tesseract reads",
+            ),
+        ] {
+            assert_eq!(classifier_left_out(&heard), want, "{why}");
         }
     }
 
