@@ -240,6 +240,25 @@ fn a_click_that_entered_the_very_digit_to_play_is_a_palette_not_a_deaf_game() {
     assert_eq!(g.clicks().len(), 1, "{:?}", g.clicks());
 }
 
+#[test]
+fn a_caret_read_as_a_digit_once_after_the_first_click_is_no_palette() {
+    // React Sudoku: after 1 of 10 first clicks, the clicked empty cell read as a 1 (its
+    // input's caret, blinking, is the likeliest), and the bot took it for a palette game
+    // and gave up. A digit the click entered stays through two more looks; the caret
+    // does not.
+    let clicks = solved_sim_game(|_| {}).borrow().clicks().len();
+    assert!(clicks > 1, "the game is played with a click a move");
+    for reads in [1, 2] {
+        let game = solved_sim_game(|g| g.caret_read_as = Some((1, reads)));
+        // Played as without the caret: a click a move, not one click and arrow keys.
+        assert_eq!(
+            game.borrow().clicks().len(),
+            clicks,
+            "caret for {reads} reads"
+        );
+    }
+}
+
 /// Plays the simulated game whose click opens a number wheel over the cell and its
 /// neighbours (made what the test needs by `change`); the game, solved.
 fn solved_with_a_wheel(change: impl FnOnce(&mut sim::Game)) -> sim::Shared {

@@ -5,6 +5,10 @@
 use super::*;
 use crate::bot::beliefs::Claim;
 
+/// A digit seen in the clicked cell before any key is looked at again this many
+/// milliseconds later, twice: text carets blink on for 500-600 ms (Chromium, Qt, GTK).
+const CARET_BLINK: u64 = 350;
+
 /// One move played in observed steps: the move, the puzzle's givens, the grid
 /// expected before it, the window as it was when play began and where its cells are,
 /// the window's origin on the screen, and when the last digit key went.
@@ -337,11 +341,34 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         let changed = self.changed_cells(looks_before, mv.map, mv.origin)?;
         if let Some(read) = self.read_grid_now()? {
             if mv.expect[mv.m.cell] == 0 && read[mv.m.cell] != 0 {
-                self.palette_seen(mv.m, read[mv.m.cell]);
+                let digit = read[mv.m.cell];
+                if self.digit_stays(mv.m.cell, digit)? {
+                    self.palette_seen(mv.m, digit);
+                } else {
+                    info!(
+                        "{} read {digit} after the click, then not: no digit the click entered",
+                        cell_name(mv.m.cell)
+                    );
+                }
             }
             self.popover_seen(mv, &read, &changed);
         }
         Ok(())
+    }
+
+    /// Whether `digit`, read once in `cell`, reads there again [`CARET_BLINK`] and twice
+    /// that later: a digit the game entered stays, where a blinking text caret, or
+    /// whatever React Sudoku draws in the clicked empty cell for a moment after about 1
+    /// in 10 first clicks (read as a 1; the bot then played it as a palette game and
+    /// gave up), is gone in one of the two looks.
+    fn digit_stays(&mut self, cell: usize, digit: u8) -> Result<bool, BotError> {
+        for _ in 0..2 {
+            self.pause(CARET_BLINK);
+            if self.read_grid_now()?.is_none_or(|read| read[cell] != digit) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The probe's key, 'after_click' after the click: in the cell, or (the focus still

@@ -134,6 +134,14 @@ impl GridReader for SimReader {
                 return Ok(g.reading_of(seen));
             }
         }
+        if let Some((c, d, reads)) = g.caret_shown.filter(|s| s.2 > 0) {
+            g.caret_shown = Some((c, d, reads - 1));
+            if g.board.cells()[c] == 0 {
+                let mut seen = g.board;
+                seen.set(c / 9, c % 9, d);
+                return Ok(g.reading_of(seen));
+            }
+        }
         match g.read_mode.clone() {
             ReadMode::Truth => Ok(g.reading_of(g.seen_under_wheel(g.board))),
             ReadMode::CacheEchoes(grid) if g.digits_typed > 0 => Ok(g.reading_of(grid)),
@@ -387,6 +395,12 @@ fn take_click(g: &mut Game, at: ScreenPoint) {
         return;
     }
     let cell = g.cell_at(at);
+    if let (Some((d, reads)), Some(c)) = (g.caret_read_as, cell) {
+        if g.board.cells()[c] == 0 {
+            g.caret_shown = Some((c, d, reads));
+            g.caret_read_as = None;
+        }
+    }
     if let (Some(d), Some(c)) = (g.palette, cell) {
         if g.board.cells()[c] == 0 {
             g.board.set(c / 9, c % 9, d);

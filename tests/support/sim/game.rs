@@ -89,6 +89,8 @@ impl Game {
             looks_after_stop: 0,
             input_while_covered: 0,
             palette: None,
+            caret_read_as: None,
+            caret_shown: None,
             failing_captures: 0,
             hide_given: None,
             draws_selection: false,

@@ -168,6 +168,11 @@ pub struct Game {
     pub user_clicks_after: Option<usize>,
     /// The user's input the device has seen and not yet reported.
     pub user_input: Option<String>,
+    /// The first click on an empty cell draws a text caret there that the reader takes
+    /// for this digit, in this many reads after the click (then it blinks off).
+    pub caret_read_as: Option<(u8, usize)>,
+    /// Where that caret is: its cell, the digit, and the reads it has left.
+    pub caret_shown: Option<(usize, u8, usize)>,
     /// Cells the second reading does not confirm.
     pub unconfirmed: Vec<usize>,
     /// Cells whose digits the reader reads with a low confidence (0.7, as Tesseract on
