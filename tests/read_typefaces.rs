@@ -123,10 +123,6 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     // split off where the shape model reads them (unsure) as 5s and 6s, and named by
     // the rules between those and Tesseract's and the classifier's digits.
     "outline-freesans-700-14.png",
-    // ... and C059 Bold outlined at 14 px: its 2s, 3s and 5s, the classifier's 8s
-    // (three looks, where Tesseract reads its 8s on a fourth), named by the shape
-    // model and the rules.
-    "outline-c059-700-14.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the
@@ -457,8 +453,6 @@ const UNCONFIRMED: &[&str] = &[
     // classifier's 8s again) and B612 Bold outlined at 12 px (its 3s, Tesseract's 5s).
     "outline-freesans-700-14.png",
     "outline-b612-700-12.png",
-    // ... and C059 Bold outlined at 14 px (its 2s and 3s, Tesseract's 8s again).
-    "outline-c059-700-14.png",
 ];
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures
