@@ -444,6 +444,25 @@ impl Reader {
         unknown_groups
     }
 
+    /// A group the rules named `digit`, remembered for the next picture. A cell
+    /// whose reader had already said so keeps that reader as its method.
+    fn name_by_rules(&mut self, reading: &mut Reading, group: &(Signature, Vec<usize>), digit: u8) {
+        let (signature, members) = group;
+        self.known.push(Known {
+            signature: signature.clone(),
+            digit,
+            confidence: 0.5,
+        });
+        for &i in members {
+            let cell = &mut reading.cells[i];
+            if cell.digit != Some(digit) {
+                cell.method = Method::Rules;
+            }
+            cell.digit = Some(digit);
+            cell.confidence = 0.5;
+        }
+    }
+
     /// The groups no reader named, decided by the rules: their choice stands only
     /// where no other digit at all would fit (a digit another look-alike group claims
     /// may be this group's too: JPEG splits one digit's glyphs into several groups).
@@ -483,17 +502,7 @@ impl Reader {
             return false;
         };
         for (k, &g) in unknown_groups.iter().enumerate() {
-            let (sig, ms) = &groups[g];
-            for &i in ms {
-                reading.cells[i].digit = Some(digits[k]);
-                reading.cells[i].confidence = 0.5;
-                reading.cells[i].method = Method::Rules;
-            }
-            self.known.push(Known {
-                signature: sig.clone(),
-                digit: digits[k],
-                confidence: 0.5,
-            });
+            self.name_by_rules(reading, &groups[g], digits[k]);
         }
         reading.grid = grid_of(&reading.cells);
         true
@@ -597,47 +606,22 @@ impl Reader {
             .chain(unknown.iter().map(|u| u.group))
             .collect();
         for u in unknown {
-            let (sig, members) = &groups[u.group];
+            let members = &groups[u.group].1;
             let Some(grid) = settled.filter(|grid| only_fit_but(grid, members, u.unlike)) else {
                 continue;
             };
-            let d = grid.cells()[members[0]];
-            self.known.push(Known {
-                signature: sig.clone(),
-                digit: d,
-                confidence: 0.5,
-            });
-            for &i in members {
-                reading.cells[i].digit = Some(d);
-                reading.cells[i].confidence = 0.5;
-                reading.cells[i].method = Method::Rules;
-            }
+            self.name_by_rules(reading, &groups[u.group], grid.cells()[members[0]]);
         }
         for (k, x) in disputed.iter().enumerate() {
             let (g, digits) = (&x.group, &x.digits);
-            let (sig, members) = &groups[*g];
+            let members = &groups[*g].1;
             let settled = settled.filter(|grid| {
                 let seconded =
                     digits[0] != digits[1] && x.seconded == Some(grid.cells()[members[0]]);
                 only[k] || narrow[k] || seconded || nearest_look_agrees(grid, groups, &unsure, *g)
             });
             match settled {
-                Some(grid) => {
-                    let d = grid.cells()[members[0]];
-                    self.known.push(Known {
-                        signature: sig.clone(),
-                        digit: d,
-                        confidence: 0.5,
-                    });
-                    for &i in members {
-                        let agreed = reading.cells[i].digit == Some(d);
-                        reading.cells[i].digit = Some(d);
-                        reading.cells[i].confidence = 0.5;
-                        if !agreed {
-                            reading.cells[i].method = Method::Rules;
-                        }
-                    }
-                }
+                Some(grid) => self.name_by_rules(reading, &groups[*g], grid.cells()[members[0]]),
                 None => {
                     for &i in members {
                         // The two readers' digits, Tesseract's first, as alternatives:
