@@ -205,6 +205,9 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     // ... and B612 Bold outlined at 12 px, its 3s and 5s one look until the shape
     // model, sure of the 3s, reads the 5s as 5s.
     "outline-b612-700-12.png",
+    // Stop 43: Open Sans ExtraBold outlined at 22 px, its 3s the shape model's
+    // against Tesseract's 8s, which the second reading's Tesseract reads again.
+    "outline-opensans-800-22.png",
 ];
 
 /// Pictures of the third hold-out read exactly (the others are refused): drawn on
@@ -377,6 +380,9 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     // ... and Manrope ExtraBold's dots at 16 px, its 4s the classifier's 6s alone,
     // overruled by the rules since they name glyphs of 8 px and up.
     "dots-manrope-800-16.png",
+    // Read since stop 43: Open Sans ExtraBold outlined at 22 px, where two choices of
+    // its disputed 5s, 4s and 3s fit and the shape model is sure of the 3s.
+    "outline-opensans-800-22.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot
@@ -453,6 +459,9 @@ const UNCONFIRMED: &[&str] = &[
     // classifier's 8s again) and B612 Bold outlined at 12 px (its 3s, Tesseract's 5s).
     "outline-freesans-700-14.png",
     "outline-b612-700-12.png",
+    // Stop 43: Open Sans ExtraBold outlined at 22 px, its 3s the shape model's
+    // against Tesseract's 8s, which the second reading's Tesseract reads again.
+    "outline-opensans-800-22.png",
 ];
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures

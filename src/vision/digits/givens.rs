@@ -573,6 +573,20 @@ impl Reader {
                 fits = f;
             }
         }
+        if fits.len() > 1 {
+            let sure: Vec<Grid> = fits
+                .iter()
+                .filter(|grid| shape_sure_agrees(grid, groups, &disputed, unknown))
+                .copied()
+                .collect();
+            if sure.len() == 1 {
+                tracing::debug!(
+                    "{} choices fit; one gives every group the shape model is sure of its digit",
+                    fits.len()
+                );
+                fits = sure;
+            }
+        }
         let settled = (fits.len() == 1).then(|| fits[0]);
         // And each group's digit must be the only one that fits there (the two readers
         // may both be wrong about another group) but for digits the shape model is sure
@@ -758,6 +772,24 @@ fn vote(voices: [Option<u8>; 3]) -> Vote {
         (Some(&o), Some(s)) if others.iter().all(|&x| x == o) => Vote::Between([o, s]),
         _ => Vote::Silent,
     }
+}
+
+/// Whether `grid` gives each disputed or unknown group the shape model is sure of
+/// (it rules out every digit but one) that digit.
+fn shape_sure_agrees(
+    grid: &Grid,
+    groups: &Groups,
+    disputed: &[Dispute],
+    unknown: &[Unknown],
+) -> bool {
+    let all_but_one = |unlike: u16| (!unlike & 0x3fe).count_ones() == 1;
+    let sure = disputed
+        .iter()
+        .map(|x| (x.group, x.unlike))
+        .chain(unknown.iter().map(|u| (u.group, u.unlike)))
+        .filter(|&(_, unlike)| all_but_one(unlike));
+    sure.into_iter()
+        .all(|(g, unlike)| unlike & 1 << grid.cells()[groups[g].1[0]] == 0)
 }
 
 /// The grids, one per choice of digits for the disputed groups (each open dispute's
@@ -1099,6 +1131,62 @@ mod tests {
                 assert!(
                     ones.iter().all(|&i| reading.cells[i].digit.is_none()),
                     "{why}: the 1s doubtful"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn where_two_choices_fit_the_one_the_shape_model_is_sure_of_stands() {
+        // Open Sans ExtraBold outlined at 22 px: 17 givens, its 5s, 4s and 3s each
+        // disputed (the 3s Tesseract's 8s, the shape model sure of the 3); two choices
+        // leave a puzzle with one solution.
+        let puzzle =
+            ".19....5.4..2..................91.......5..6.7.....3.....3..4.7.61............2..";
+        let look = Signature::of(&GrayImage::new(4, 4));
+        let groups: Groups = (1..=9u8)
+            .map(|d| {
+                let cells = (0..81).filter(|&i| puzzle.as_bytes()[i] == b'0' + d);
+                (look.clone(), cells.collect())
+            })
+            .collect();
+        let threes = groups[2].1.clone();
+        let mut read_line: Vec<u8> = puzzle.bytes().collect();
+        for &i in &threes {
+            read_line[i] = b'8';
+        }
+        let all_but = |d: u8| 0x3fe & !(1u16 << d);
+        for (unlike, read, why) in [
+            (all_but(3), true, "the shape model sure of the 3s"),
+            (all_but(3) & !(1 << 8), false, "the shape model unsure"),
+        ] {
+            let disputes = [
+                Dispute {
+                    seconded: Some(5),
+                    ..Dispute::new(4, [5, 2])
+                },
+                Dispute {
+                    seconded: Some(4),
+                    ..Dispute::new(3, [4, 6])
+                },
+                Dispute {
+                    shape: Some((3, unlike)),
+                    unlike,
+                    ..Dispute::new(2, [8, 3])
+                },
+            ];
+            assert_eq!(
+                fitting_choices(&Grid::parse(puzzle).unwrap(), &groups, &disputes, &[]).len(),
+                2,
+                "{why}: two choices fit"
+            );
+            let mut reading = read_as(std::str::from_utf8(&read_line).unwrap());
+            Reader::without_ocr().settle_disputes(&mut reading, &groups, &disputes, &[]);
+            assert_eq!(reading.grid.to_line() == puzzle, read, "{why}");
+            if !read {
+                assert!(
+                    threes.iter().all(|&i| reading.cells[i].digit.is_none()),
+                    "{why}: the 3s doubtful"
                 );
             }
         }
