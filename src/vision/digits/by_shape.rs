@@ -3,8 +3,9 @@
 //! groups it splits.
 
 use super::readers::Reader;
-use super::rules::Groups;
+use super::rules::{Answer, Groups};
 use super::shapes::ShapeModel;
+use crate::grid::Grid;
 use crate::vision::glyphs::signature::Signature;
 use crate::vision::glyphs::Glyph;
 
@@ -97,6 +98,47 @@ impl Reader {
             .filter_map(|g| model.read(&g.ink))
             .find(|&(o, p)| o != d && p >= SURE_SHAPE)
             .map(|(o, _)| o)
+    }
+
+    /// The named groups whose own cells clash (two of them in one row, column or
+    /// box), so two digits the signature took for one look (Andika Bold outlined at
+    /// 16 px: its 8s, grouped with its 6s and read as 6s), where the shape model is
+    /// sure of the group's digit on some glyphs and not on the others, and neither
+    /// part clashes: each group's index and its unsure part, to be split off with no
+    /// reader's word on it (the rules name it, or nothing does).
+    pub(super) fn clashing_parts(
+        &mut self,
+        groups: &Groups,
+        answers: &[Answer],
+        givens: &[Option<&Glyph>],
+    ) -> Vec<(usize, Vec<usize>)> {
+        let clashes = |cells: &[usize]| {
+            let mut ones = [0u8; 81];
+            cells.iter().for_each(|&i| ones[i] = 1);
+            !Grid::from_cells(ones).conflicts().is_empty()
+        };
+        let mut out = Vec::new();
+        for (g, (_, members)) in groups.iter().enumerate() {
+            let Some((d, _, _)) = answers[g] else {
+                continue;
+            };
+            if !clashes(members) {
+                continue;
+            }
+            let (sure, unsure): (Vec<usize>, Vec<usize>) = members
+                .iter()
+                .partition(|&&i| givens[i].is_some_and(|glyph| self.shape_is(glyph, d)));
+            if sure.is_empty() || unsure.is_empty() || clashes(&sure) || clashes(&unsure) {
+                continue;
+            }
+            tracing::debug!(
+                "{}: the group's {d}s clash; the shape model is sure of those in {}",
+                crate::grid::cell_name(members[0]),
+                crate::grid::cell_names(&sure)
+            );
+            out.push((g, unsure));
+        }
+        out
     }
 
     /// Look-alike groups no glyph known already names, split where the shape model

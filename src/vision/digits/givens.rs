@@ -128,8 +128,8 @@ impl Reader {
             .collect();
         let groups = self.group_glyphs(givens, &mut cells);
         let Split {
-            groups,
-            looks: split,
+            mut groups,
+            looks: mut split,
             unsure,
         } = self.split_by_shape(groups, givens);
         let learnt_before = self.known.len();
@@ -142,6 +142,21 @@ impl Reader {
                 members.len(),
                 answers[g]
             );
+        }
+        // A group whose own cells clash, split: its part the shape model is unsure of
+        // goes to the rules, whatever the shape model is sure it is not (it took Andika
+        // Bold's outlined 8s at 16 px for 6s, and for no 8s).
+        let mut clash_parts = Vec::new();
+        for (g, part) in self.clashing_parts(&groups, &answers, givens) {
+            if disputed.iter().any(|x| x.group == g) {
+                continue;
+            }
+            groups[g].1.retain(|i| !part.contains(i));
+            split.push(groups[g].0.clone());
+            let look = Signature::of(&givens[part[0]].expect("a member has a glyph").ink);
+            clash_parts.push(groups.len());
+            groups.push((look, part));
+            answers.push(None);
         }
         let mut unknown_groups = self.record_answers(&groups, &answers, &disputed, &mut cells);
         // The rules name a glyph no reader named only if it may be a digit: other ink in
@@ -175,12 +190,17 @@ impl Reader {
         // Groups the rules could not name alone are named with the disputes where
         // exactly one choice of digits for all of them fits (C059 Bold outlined at
         // 24 px: its 2s, which no reader names, once its 3s are not Tesseract's 8s).
+        // Where two readers dispute a group, the rules do not name the others alone:
+        // one reader's digit is no given to decide by (Andika Bold's outlined 8s at
+        // 16 px became 5s with its 5, Tesseract's 8, taken for one).
         // Their digits: those no undisputed group claims and the shape model is not sure
         // they are not (a digit the puzzle lacks would fit as well: Roboto Black's
         // outlined 5s at 13 px in a puzzle with no 9).
         let mut undecided = Vec::new();
+        let open_disputes = disputed.iter().any(|x| x.digits[0] != x.digits[1]);
         if !unknown_groups.is_empty()
-            && !self.decide_unknown_groups(&mut reading, &groups, &answers, &unknown_groups)
+            && (open_disputes
+                || !self.decide_unknown_groups(&mut reading, &groups, &answers, &unknown_groups))
         {
             let claimed = (0..groups.len())
                 .filter(|g| !disputed.iter().any(|x| x.group == *g))
@@ -189,7 +209,11 @@ impl Reader {
             undecided = unknown_groups
                 .iter()
                 .map(|&g| {
-                    let unlike = self.shape_unlike(&groups[g].1, givens);
+                    let unlike = if clash_parts.contains(&g) {
+                        0
+                    } else {
+                        self.shape_unlike(&groups[g].1, givens)
+                    };
                     Unknown {
                         group: g,
                         digits: !claimed & !unlike & 0b11_1111_1110,
@@ -197,6 +221,12 @@ impl Reader {
                     }
                 })
                 .collect();
+            // Unread until the rules name them with the disputes.
+            for &g in &unknown_groups {
+                for &i in &groups[g].1 {
+                    reading.cells[i].confidence = 0.0;
+                }
+            }
         }
         if !disputed.is_empty() {
             self.settle_disputes(&mut reading, &groups, &disputed, &undecided);
@@ -466,8 +496,7 @@ impl Reader {
     /// The groups no reader named, decided by the rules: their choice stands only
     /// where no other digit at all would fit (a digit another look-alike group claims
     /// may be this group's too: JPEG splits one digit's glyphs into several groups).
-    /// Otherwise their cells are marked unread, for the caller to name. Whether they
-    /// were named.
+    /// Whether they were named.
     fn decide_unknown_groups(
         &mut self,
         reading: &mut Reading,
@@ -494,11 +523,6 @@ impl Reader {
                 members.iter().all(|ms| only_fit(&grid, ms))
             });
         let Some(digits) = decided else {
-            for &g in unknown_groups {
-                for &i in &groups[g].1 {
-                    reading.cells[i].confidence = 0.0;
-                }
-            }
             return false;
         };
         for (k, &g) in unknown_groups.iter().enumerate() {
