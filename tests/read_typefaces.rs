@@ -386,6 +386,9 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     // ... and Andika Bold outlined at 16 px, its 8s one look with its 6s, split off
     // where that look's cells clash and named by the rules with its disputed 5.
     "outline-andika-700-16.png",
+    // ... and Hermit Bold's dots at 22 px, its 1s Tesseract's 4s and the classifier's
+    // 7s, overruled by the rules where only 1s fit.
+    "dots-hermit-700-22.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot

@@ -43,8 +43,9 @@ pub(in crate::vision) struct Dispute {
     /// whatever it names. Where the rules settle on one reader's digit, having ruled
     /// out the other's, they need not rule those out either.
     pub(in crate::vision) unlike: u16,
-    /// A group one reader alone named that the rules may name otherwise where no choice
-    /// of digits fits with its reader's: two glyphs or more, each of the givens' height
+    /// A group one reader alone named, or Tesseract and the classifier two ways with the
+    /// shape model naming no digit, that the rules may name otherwise where no choice
+    /// of digits fits with its readers': two glyphs or more, each of the givens' height
     /// and alone in its cell ([`digit_like`]). A cursor block or a cell of pencil marks
     /// one reader named is not (the rules would make a given of it).
     pub(in crate::vision) overrulable: bool,
@@ -374,6 +375,9 @@ impl Reader {
                         disputed.push(Dispute {
                             seconded: shape.filter(|s| [d, other].contains(s)),
                             unlike: self.shape_unlike(members, givens),
+                            overrulable: shape.is_none()
+                                && members.len() >= 2
+                                && digit_like(members, givens, usual),
                             ..Dispute::new(g, [d, other])
                         });
                     } else if let Some(other) = third
@@ -570,18 +574,21 @@ impl Reader {
         // model not naming it too; [`Dispute::overrulable`]), given exactly one other
         // digit, lets some choice fit, that reader misread it and the rules name it
         // (B612 Mono's and JetBrains Mono's dotted 3s, flat-topped, the classifier's
-        // 5s). A group two readers
-        // named is not overruled: DejaVu Sans's dotted 4s at 40 px, the classifier's
-        // and the shape model's, would have become 6s with its 6s read as 5s and its
-        // 5s as 4s, a puzzle with one solution and three digits misread.
+        // 5s), or two readers named two ways, the shape model seconding neither (Hermit
+        // Bold's dotted 1s at 22 px, Tesseract's 4s and the classifier's 7s). A group
+        // two readers named alike is not overruled: DejaVu Sans's dotted 4s at 40 px,
+        // the classifier's and the shape model's, would have become 6s with its 6s
+        // read as 5s and its 5s as 4s, a puzzle with one solution and three digits
+        // misread.
         if fits.is_empty() {
             let mut found = Vec::new();
             for k in 0..disputed.len() {
                 let [d, e] = disputed[k].digits;
-                if d != e || disputed[k].shape.is_some() || !disputed[k].overrulable {
+                let x = &disputed[k];
+                if (d != e && x.seconded.is_some()) || x.shape.is_some() || !x.overrulable {
                     continue;
                 }
-                for o in (1..=9u8).filter(|&o| o != d) {
+                for o in (1..=9u8).filter(|&o| o != d && o != e) {
                     let mut other = disputed.clone();
                     other[k] = Dispute::new(disputed[k].group, [o, o]);
                     let f = fitting_choices(&reading.grid, groups, &other, unknown);
@@ -1118,11 +1125,31 @@ mod tests {
             ..four
         };
         let eight = Dispute::new(1, [8, 8]);
+        // Tesseract's 4s against the classifier's 9s, the shape model naming neither,
+        // or seconding the 9s.
+        let four_or_nine = Dispute {
+            overrulable: true,
+            ..Dispute::new(0, [4, 9])
+        };
+        let seconded_nine = Dispute {
+            seconded: Some(9),
+            ..four_or_nine
+        };
         for (disputes, read, why) in [
             (
                 [four, sure_seven],
                 true,
                 "the 4s clash; only 1s fit: the rules name them",
+            ),
+            (
+                [four_or_nine, sure_seven],
+                true,
+                "neither 4s nor 9s fit; only 1s: the rules name them",
+            ),
+            (
+                [seconded_nine, sure_seven],
+                false,
+                "the shape model seconds the 9s",
             ),
             ([sure_four, sure_seven], false, "two readers named the 4s"),
             (
