@@ -8,6 +8,7 @@ use super::shapes::ShapeModel;
 use crate::grid::Grid;
 use crate::vision::glyphs::signature::Signature;
 use crate::vision::glyphs::Glyph;
+use crate::vision::reading::Method;
 
 /// The shape model names a glyph only this sure of it.
 pub(super) const SURE_SHAPE: f32 = 0.9;
@@ -121,10 +122,12 @@ impl Reader {
     ) -> Vec<(usize, Vec<usize>)> {
         let mut out = Vec::new();
         for (g, (_, members)) in groups.iter().enumerate() {
-            let Some((d, _, _)) = answers[g] else {
+            // A look read on an earlier picture is one digit: in play, its clash is the
+            // game's (a typed digit in the wrong cell; sudoku_1440).
+            let Some((d, _, method)) = answers[g] else {
                 continue;
             };
-            if !clashes(members) {
+            if method == Method::Template || !clashes(members) {
                 continue;
             }
             let (sure, unsure): (Vec<usize>, Vec<usize>) = members
@@ -299,9 +302,17 @@ mod tests {
             givens[i] = Some(&open);
         }
         assert_eq!(farther_look(&members, &givens), None);
+        // The same group named: split, but for a look read on an earlier picture.
+        let group: Groups = vec![(Signature::of(&open.ink), members.clone())];
+        givens[b[0]] = Some(&closed);
+        givens[b[1]] = Some(&tall_closed);
+        let mut reader = Reader::without_ocr();
+        for (method, split) in [(Method::Ocr, true), (Method::Template, false)] {
+            let parts = reader.clashing_parts(&group, &[Some((4, 0.9, method))], &givens);
+            assert_eq!(!parts.is_empty(), split, "{method:?}");
+        }
         // Two looks, one of which clashes within itself (r1c1 and r1c2): no split.
         givens[1] = Some(&open);
-        givens[b[0]] = Some(&closed);
         let members: Vec<usize> = members.into_iter().chain([1]).collect();
         assert_eq!(farther_look(&members, &givens), None);
     }
