@@ -96,7 +96,10 @@ sleep 1
 shot() { xwd -root -silent | convert xwd:- "out/$1"; }
 shot before.png
 status=0
-"$bin" --window Sudoku --once -v "$@" || status=$?
+# It plays one puzzle here: a --once of the user's is not given twice.
+args=()
+for a in "$@"; do [[ "$a" == --once ]] || args+=("$a"); done
+"$bin" --window Sudoku --once -v "${args[@]}" || status=$?
 # GNOME Sudoku answers a solved grid with a "well done" dialog over it (a window
 # transient for the game, with no title); closing it (Escape) leaves the solved grid in
 # view for the picture.
