@@ -3,9 +3,8 @@
 //! groups it splits.
 
 use super::readers::Reader;
-use super::rules::{Answer, Groups};
+use super::rules::{clashes, Answer, Groups};
 use super::shapes::ShapeModel;
-use crate::grid::Grid;
 use crate::vision::glyphs::signature::Signature;
 use crate::vision::glyphs::Glyph;
 use crate::vision::reading::Method;
@@ -213,13 +212,6 @@ impl Reader {
         }
         out
     }
-}
-
-/// Whether two of `cells` are in one row, column or box.
-fn clashes(cells: &[usize]) -> bool {
-    let mut ones = [0u8; 81];
-    cells.iter().for_each(|&i| ones[i] = 1);
-    !Grid::from_cells(ones).conflicts().is_empty()
 }
 
 /// A group's two looks farthest apart, each glyph with the nearer: the glyphs of the

@@ -352,6 +352,9 @@ impl Reader {
             tracing::debug!("the classifier is outvoted on this face: its word is left out");
         }
         let usual = median_height(givens);
+        // Whether the rules may name a group otherwise ([`Dispute::overrulable`]).
+        let overrulable =
+            |members: &[usize]| members.len() >= 2 && digit_like(members, givens, usual);
         let mut disputed: Vec<Dispute> = Vec::new();
         for (g, h) in heard.into_iter().enumerate() {
             let members = &groups[g].1;
@@ -375,9 +378,7 @@ impl Reader {
                         disputed.push(Dispute {
                             seconded: shape.filter(|s| [d, other].contains(s)),
                             unlike: self.shape_unlike(members, givens),
-                            overrulable: shape.is_none()
-                                && members.len() >= 2
-                                && digit_like(members, givens, usual),
+                            overrulable: shape.is_none() && overrulable(members),
                             ..Dispute::new(g, [d, other])
                         });
                     } else if let Some(other) = third
@@ -423,8 +424,7 @@ impl Reader {
                             let shape = self.shape_word(members, givens, d);
                             disputed.push(Dispute {
                                 shape,
-                                overrulable: members.len() >= 2
-                                    && digit_like(members, givens, usual),
+                                overrulable: overrulable(members),
                                 ..Dispute::new(g, [d, d])
                             });
                         }
@@ -583,8 +583,8 @@ impl Reader {
         if fits.is_empty() {
             let mut found = Vec::new();
             for k in 0..disputed.len() {
-                let [d, e] = disputed[k].digits;
                 let x = &disputed[k];
+                let [d, e] = x.digits;
                 if (d != e && x.seconded.is_some()) || x.shape.is_some() || !x.overrulable {
                     continue;
                 }

@@ -148,6 +148,13 @@ pub(in crate::vision) fn nearest_look_agrees(
     own <= MAX_LOOK_DISTANCE && other >= own * LOOK_MARGIN
 }
 
+/// Whether two of `cells` are in one row, column or box.
+pub(in crate::vision) fn clashes(cells: &[usize]) -> bool {
+    let mut ones = [0u8; 81];
+    cells.iter().for_each(|&i| ones[i] = 1);
+    !Grid::from_cells(ones).conflicts().is_empty()
+}
+
 /// The groups whose digit clashes with another cell's in a row, column or box.
 pub(in crate::vision) fn clashing_groups(groups: &Groups, answers: &[Answer]) -> Vec<usize> {
     let mut cells = [0u8; 81];
