@@ -126,6 +126,12 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     // Read since stop 43: Nimbus Sans Bold's dots at 40 px, its 5s one look with its
     // 6s, split off by look where that look's cells clash.
     "dots-nimbussans-700-40.png",
+    // Read since stop 44: 7SEGGCHAN's 1s, a ")" with two dots for eyes beside it, no
+    // reader's digit: the dots are specks, no pencil marks, and the ")" is as high as
+    // its 4s, so the rules name it.
+    "seg7-dseg77seggchan-400-40.png",
+    "seg7-dseg77seggchan-400-64.png",
+    "seg7-dseg77seggchan-400-110.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the

@@ -163,10 +163,19 @@ impl Reader {
         // The rules name a glyph no reader named only if it may be a digit: other ink in
         // an empty cell (a line's fringe, pencil marks run together) would take the
         // solution's digit there.
-        let usual = median_height(givens);
+        // A digit's height in this face: the givens' usual one, or a named group's (a
+        // face whose digits are not all of one height: 7SEGGCHAN's 1s and 4s, old-style
+        // figures).
+        let heights: Vec<f32> = std::iter::once(median_height(givens))
+            .chain(
+                (0..groups.len())
+                    .filter(|&g| answers[g].is_some())
+                    .map(|g| tallest(&groups[g].1, givens).height()),
+            )
+            .collect();
         unknown_groups.retain(|&g| {
             let members = &groups[g].1;
-            let digit_like = digit_like(members, givens, usual);
+            let digit_like = digit_like(members, givens, &heights);
             if !digit_like {
                 tracing::debug!(
                     "r{}c{}: no reader names it, and it may not be a digit",
@@ -354,7 +363,7 @@ impl Reader {
         let usual = median_height(givens);
         // Whether the rules may name a group otherwise ([`Dispute::overrulable`]).
         let overrulable =
-            |members: &[usize]| members.len() >= 2 && digit_like(members, givens, usual);
+            |members: &[usize]| members.len() >= 2 && digit_like(members, givens, &[usual]);
         let mut disputed: Vec<Dispute> = Vec::new();
         for (g, h) in heard.into_iter().enumerate() {
             let members = &groups[g].1;
@@ -874,8 +883,8 @@ fn fitting_choices(
     fits
 }
 
-/// A glyph no reader names is a digit to the rules only within this ratio of the
-/// givens' median height.
+/// A glyph no reader names is a digit to the rules only within this ratio of a digit's
+/// height in its face (the givens' median, or a named group's).
 const MAX_HEIGHT_RATIO: f32 = 1.25;
 
 /// ... and at least this many pixels high: below it, a pencil mark's stroke or a
@@ -884,14 +893,16 @@ const MAX_HEIGHT_RATIO: f32 = 1.25;
 /// digits in 12-20 px cells (Roboto Thin's 1 at 20 px, 9 px high) may be the rules'.
 const MIN_RULED_HEIGHT: f32 = 8.0;
 
-/// Whether a group's glyphs may be a digit no reader names (a strange face): of the
-/// givens' `usual` height, [`MIN_RULED_HEIGHT`] or more (so that the readers' silence
-/// is not for too few pixels), and each alone in its cell (no pencil marks beside it).
-fn digit_like(members: &[usize], givens: &[Option<&Glyph>], usual: f32) -> bool {
+/// Whether a group's glyphs may be a digit no reader names (a strange face): of one of
+/// the `heights` a digit of the face has, [`MIN_RULED_HEIGHT`] or more (so that the
+/// readers' silence is not for too few pixels), and each alone in its cell (no pencil
+/// marks beside it).
+fn digit_like(members: &[usize], givens: &[Option<&Glyph>], heights: &[f32]) -> bool {
     let h = tallest(members, givens).height();
     h >= MIN_RULED_HEIGHT
-        && h <= usual * MAX_HEIGHT_RATIO
-        && h * MAX_HEIGHT_RATIO >= usual
+        && heights
+            .iter()
+            .any(|&usual| h <= usual * MAX_HEIGHT_RATIO && h * MAX_HEIGHT_RATIO >= usual)
         && members.iter().all(|&i| givens[i].is_some_and(|g| g.alone))
 }
 
@@ -1357,26 +1368,36 @@ mod tests {
         );
         let givens = [Some(&given), Some(&tall), Some(&tiny), Some(&beside_marks)];
         assert!(
-            digit_like(&[0], &givens, 24.0),
+            digit_like(&[0], &givens, &[24.0]),
             "a strange face at the givens' height"
         );
         assert!(
-            !digit_like(&[1], &givens, 24.0),
+            !digit_like(&[1], &givens, &[24.0]),
             "a line's fringe, taller than digits"
         );
-        assert!(!digit_like(&[2], &givens, 7.0), "too few pixels to say");
+        assert!(!digit_like(&[2], &givens, &[7.0]), "too few pixels to say");
         let nine_px = glyph(9.0, true);
         assert!(
-            digit_like(&[0], &[Some(&nine_px)], 9.0),
+            digit_like(&[0], &[Some(&nine_px)], &[9.0]),
             "a 1 of 9 px in a 20 px cell"
         );
         assert!(
-            !digit_like(&[3], &givens, 24.0),
+            !digit_like(&[3], &givens, &[24.0]),
             "pencil marks run together"
         );
         assert!(
-            !digit_like(&[0, 3], &givens, 24.0),
+            !digit_like(&[0, 3], &givens, &[24.0]),
             "one member beside marks"
+        );
+        // 7SEGGCHAN at 40 px: its 1s and 4s 18 px high, its other digits 24.
+        let short = glyph(18.0, true);
+        assert!(
+            !digit_like(&[0], &[Some(&short)], &[24.0]),
+            "shorter than every digit of the face"
+        );
+        assert!(
+            digit_like(&[0], &[Some(&short)], &[24.0, 24.0, 18.0]),
+            "as high as a group a reader named"
         );
     }
 }

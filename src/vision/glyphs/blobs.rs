@@ -35,9 +35,20 @@ impl Blob {
         };
         bw * bh >= 3 && inside(cx, w) && inside(cy, h)
     }
+
+    /// Whether the blob is a speck in a cell `h` high: under [`SPECK`] of it both ways.
+    /// No pencil mark is (they are 0.15-0.3 of a cell): a dot beside a digit of a
+    /// novelty face (7SEGGCHAN's eyes beside its 1, 0.05-0.07 of the cell), or noise.
+    pub(super) fn speck(&self, h: u32) -> bool {
+        let side = (self.x1 - self.x0).max(self.y1 - self.y0) + 1;
+        (side as f32) < SPECK * h as f32
+    }
 }
 
 const MARK_INSET: f32 = 0.125;
+
+/// A blob below this share of the cell's height both ways is a speck ([`Blob::speck`]).
+const SPECK: f32 = 0.1;
 
 /// The digit's blob, and for a dot matrix the gap between its dots: the tallest blob with those that
 /// overlap it (a digit broken by thin strokes) or stand on it with a gap of a pixel or

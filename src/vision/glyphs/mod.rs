@@ -404,7 +404,7 @@ fn glyph_in(
         doubtful: false,
         alone: !blobs
             .iter()
-            .any(|b| !b.inside(&g) && b.mark_like(inked.w, inked.h)),
+            .any(|b| !b.inside(&g) && b.mark_like(inked.w, inked.h) && !b.speck(inked.h)),
         faint: contrast < INK_CONTRAST,
     })
 }

@@ -549,6 +549,21 @@ fn a_glyph_with_pencil_marks_beside_it_is_not_alone() {
     );
     let g = cell_glyph(&img, &cell, white).unwrap();
     assert!(g.alone);
+    // A ")" with two dots for eyes beside it (7SEGGCHAN's 1): specks, no pencil marks.
+    let paren = [(33, 18, 2, 6), (34, 23, 2, 14), (33, 36, 2, 6)];
+    let one = [&paren[..], &[(24, 24, 3, 3), (29, 24, 3, 3)]].concat();
+    let (img, cell) = cell_with(&one, [0; 3], white);
+    let g = cell_glyph(&img, &cell, white).unwrap();
+    assert_eq!((g.bbox.x, g.bbox.h), (33.0, 24.0), "the dots stand apart");
+    assert!(g.alone);
+    // ... but two pencil marks' size (6 px of a 50 px cell) are marks.
+    let (img, cell) = cell_with(
+        &[&paren[..], &[(21, 22, 3, 6), (27, 22, 3, 6)]].concat(),
+        [0; 3],
+        white,
+    );
+    let g = cell_glyph(&img, &cell, white).unwrap();
+    assert!(!g.alone);
 }
 
 #[test]
