@@ -214,6 +214,10 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     // ... and B612 Bold outlined at 12 px, its 3s and 5s one look until the shape
     // model, sure of the 3s, reads the 5s as 5s.
     "outline-b612-700-12.png",
+    // Read since stop 44: Lato Hairline at 18 px, its 5s' flags and bowls faint
+    // pieces whose boxes touch, one mark with the strong bar atop (they had been read
+    // as empty).
+    "oled-lato-100-18.png",
 ];
 
 /// Pictures of the third hold-out read exactly (the others are refused): drawn on
@@ -479,13 +483,14 @@ const UNCONFIRMED: &[&str] = &[
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures
 /// refused for their other cells, at most (stop 38: 68 of them; stop 40: 22, all Lato
 /// Hairline and Inter Thin at 12-30 px and DSEG7 Classic Mini at 12 px; stop 42: 19,
-/// Lato Hairline's 5s at 30 px no longer among them): each a misread
+/// Lato Hairline's 5s at 30 px no longer among them; stop 44: 12, its 5s at 12 and
+/// 18 px no longer among them either): each a misread
 /// waiting for the rest of its picture to be read (docs/reader.md). A change that adds
 /// one fails; one that takes some away lowers the bar.
 const EMPTY_DIGIT_CELLS: &[(&str, usize)] = &[
     ("tune", 0),
     ("holdout", 0),
-    ("holdout2", 19),
+    ("holdout2", 12),
     ("holdout3", 0),
     ("holdout4", 0),
 ];

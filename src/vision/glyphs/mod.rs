@@ -273,18 +273,33 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> bool {
             return true;
         }
     }
-    faint_blobs.iter().any(|b| {
-        let inked_pixels = (b.y0..=b.y1)
-            .flat_map(|y| (b.x0..=b.x1).map(move |x| (x, y)))
-            .filter(|&(x, y)| inked.dist[(y * inked.w + x) as usize] > faint)
-            .count();
-        let area = ((b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1)) as f32;
-        if inked_pixels as f32 > MAX_FILL * area {
-            return false; // a flat block: a cursor, a swatch
-        }
-        let mark = inked.rect_of(b);
-        mark.h >= EDGE_INK_CHECK * cell.h && !off_centre(&mark, cell)
-    })
+    // Faint blobs whose boxes touch (no blank row or column between them) are one
+    // mark, a stroke broken where it fades, if ink over the ink contrast is among them
+    // (Lato Hairline's 5 at 18 px: its flag, topped by a strong bar, and its bowl, each
+    // under a digit's height). All faint, they are an LCD's unlit segments; a blank
+    // line apart, pencil marks in JPEG's halo.
+    let faint_boxes: Vec<[u32; 4]> = faint_blobs
+        .iter()
+        .map(|b| [b.x0, b.y0, b.x1, b.y1])
+        .collect();
+    dots::clusters(&faint_boxes, 1)
+        .iter()
+        .any(|&([x0, y0, x1, y1], n)| {
+            let b = &Blob { x0, y0, x1, y1 };
+            if n >= 2 && !inked.any_over(b, INK_CONTRAST) {
+                return false;
+            }
+            let inked_pixels = (b.y0..=b.y1)
+                .flat_map(|y| (b.x0..=b.x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| inked.dist[(y * inked.w + x) as usize] > faint)
+                .count();
+            let area = ((b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1)) as f32;
+            if inked_pixels as f32 > MAX_FILL * area {
+                return false; // a flat block: a cursor, a swatch
+            }
+            let mark = inked.rect_of(b);
+            mark.h >= EDGE_INK_CHECK * cell.h && !off_centre(&mark, cell)
+        })
 }
 
 /// The mark of a cell that is not proven empty, yet holds no glyph to read.
@@ -442,6 +457,12 @@ impl InkBox {
             );
         }
         Some(InkBox { x0, y0, w, h, dist })
+    }
+
+    /// Whether any pixel of a blob's box is more than `contrast` from the background.
+    fn any_over(&self, b: &Blob, contrast: u8) -> bool {
+        (b.y0..=b.y1)
+            .any(|y| (b.x0..=b.x1).any(|x| self.dist[(y * self.w + x) as usize] > contrast))
     }
 
     /// A blob's box in picture pixels.

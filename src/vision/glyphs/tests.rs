@@ -658,3 +658,31 @@ fn a_hairline_digit_fainter_than_ink_is_cut_from_faint_ink_where_empty_cells_are
     // faint bar rises over it, and the cell is empty.
     assert!(super::cell_glyph(&img, &cell, black, 20 + FAINT_CONTRAST).is_none());
 }
+
+#[test]
+fn a_hairline_digit_whose_faint_pieces_touch_is_cut_whole_but_faint_pieces_alone_are_not() {
+    let black = [0, 0, 0];
+    // Lato Hairline's 5 at 18 px: its flag (a bar of contrast 60, over the ink
+    // contrast, and a faint stem) and its bowl, faint, two blobs whose boxes touch,
+    // each under the height of a digit's mark (0.14 and 0.24 of the cell).
+    let bowl = [(28, 22, 7, 1), (35, 23, 1, 10), (26, 33, 9, 1)];
+    let (mut img, cell) = cell_with(&[&bowl[..], &[(26, 16, 1, 6)]].concat(), [20; 3], black);
+    for x in 26..36 {
+        img.put_pixel(x, 15, image::Rgb([60; 3]));
+    }
+    let g = cell_glyph(&img, &cell, black);
+    assert!(
+        g.as_ref()
+            .is_some_and(|g| !g.doubtful && g.bbox.y == 15.0 && g.height() == 19.0),
+        "{:?}",
+        g.map(|g| g.bbox)
+    );
+    // The same pieces all faint, no stroke over the ink contrast (an LCD's unlit
+    // segments): the cell is empty.
+    let (img, cell) = cell_with(
+        &[&bowl[..], &[(26, 16, 1, 6), (26, 15, 10, 1)]].concat(),
+        [20; 3],
+        black,
+    );
+    assert!(cell_glyph(&img, &cell, black).is_none());
+}
