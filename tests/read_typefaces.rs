@@ -399,6 +399,9 @@ const HOLDOUT4_READ_EXACTLY: &[&str] = &[
     // ... and Hermit Bold's dots at 22 px, its 1s Tesseract's 4s and the classifier's
     // 7s, overruled by the rules where only 1s fit.
     "dots-hermit-700-22.png",
+    // Read since stop 44: Manrope ExtraLight at 16 px, its 4s the classifier's and
+    // the shape model's 6s, in a row with Tesseract's 6s: overruled by the rules.
+    "oled-manrope-200-16.png",
 ];
 
 /// Pictures read exactly whose second reading leaves digits unconfirmed (so the bot
@@ -478,6 +481,9 @@ const UNCONFIRMED: &[&str] = &[
     // Stop 43: Open Sans ExtraBold outlined at 22 px, its 3s the shape model's
     // against Tesseract's 8s, which the second reading's Tesseract reads again.
     "outline-opensans-800-22.png",
+    // Stop 44: Manrope ExtraLight at 16 px, its 4s overruled by the rules, its 3s
+    // Tesseract's 5s against the shape model; the second reading does not repeat them.
+    "oled-manrope-200-16.png",
 ];
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures

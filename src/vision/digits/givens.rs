@@ -7,7 +7,9 @@
 use super::by_shape::Split;
 use super::classifier::DigitClassifier;
 use super::readers::{Known, Reader};
-use super::rules::{clashing_groups, nearest_look_agrees, only_fit, only_fit_but, Answer, Groups};
+use super::rules::{
+    clashes, clashing_groups, nearest_look_agrees, only_fit, only_fit_but, Answer, Groups,
+};
 use super::segments;
 use super::widths::narrow_as_a_one;
 use crate::grid::{Grid, Verdict};
@@ -43,11 +45,13 @@ pub(in crate::vision) struct Dispute {
     /// whatever it names. Where the rules settle on one reader's digit, having ruled
     /// out the other's, they need not rule those out either.
     pub(in crate::vision) unlike: u16,
-    /// A group one reader alone named, or Tesseract and the classifier two ways with the
-    /// shape model naming no digit, that the rules may name otherwise where no choice
-    /// of digits fits with its readers': two glyphs or more, each of the givens' height
-    /// and alone in its cell ([`digit_like`]). A cursor block or a cell of pencil marks
-    /// one reader named is not (the rules would make a given of it).
+    /// A group one reader alone named, or Tesseract and the classifier two ways, with
+    /// the shape model naming no digit, that the rules may name otherwise where no
+    /// choice of digits fits with its readers': two glyphs or more, each of the givens'
+    /// height and alone in its cell ([`digit_like`]). A cursor block or a cell of pencil
+    /// marks one reader named is not (the rules would make a given of it). Also a group
+    /// the classifier and the shape model named alike whose cells clash with a look
+    /// Tesseract named that digit ([`clashes_with_tesseracts`]).
     pub(in crate::vision) overrulable: bool,
 }
 
@@ -356,6 +360,18 @@ impl Reader {
                 _ => None,
             });
         }
+        // The digit Tesseract named each group, where the classifier did not object.
+        let tesseract_alone: Vec<Option<u8>> = heard
+            .iter()
+            .map(|h| match h {
+                Some(Heard::Tesseract {
+                    digit,
+                    classifier: None,
+                    ..
+                }) => Some(*digit),
+                _ => None,
+            })
+            .collect();
         let outvoted = classifier_outvoted(&heard);
         if outvoted {
             tracing::debug!("the classifier is outvoted on this face: its word is left out");
@@ -431,9 +447,15 @@ impl Reader {
                         Vote::Alone(d, by) => {
                             answers[g] = Some((d, 0.5, by));
                             let shape = self.shape_word(members, givens, d);
+                            // Where another look Tesseract names that digit, and their
+                            // cells clash, the rules may name this group otherwise even
+                            // with the shape model's word on it (Manrope ExtraLight's 4s
+                            // at 16 px, the classifier's and the shape model's 6s, beside
+                            // its 6s, Tesseract's).
+                            let clash = clashes_with_tesseracts(g, d, groups, &tesseract_alone);
                             disputed.push(Dispute {
                                 shape,
-                                overrulable: overrulable(members),
+                                overrulable: (shape.is_none() || clash) && overrulable(members),
                                 ..Dispute::new(g, [d, d])
                             });
                         }
@@ -588,13 +610,15 @@ impl Reader {
         // two readers named alike is not overruled: DejaVu Sans's dotted 4s at 40 px,
         // the classifier's and the shape model's, would have become 6s with its 6s
         // read as 5s and its 5s as 4s, a puzzle with one solution and three digits
-        // misread.
+        // misread. Unless its cells clash with a look Tesseract named that digit
+        // (Manrope ExtraLight's 4s at 16 px, the classifier's and the shape model's 6s
+        // in a row with Tesseract's 6s).
         if fits.is_empty() {
             let mut found = Vec::new();
             for k in 0..disputed.len() {
                 let x = &disputed[k];
                 let [d, e] = x.digits;
-                if (d != e && x.seconded.is_some()) || x.shape.is_some() || !x.overrulable {
+                if (d != e && x.seconded.is_some()) || !x.overrulable {
                     continue;
                 }
                 for o in (1..=9u8).filter(|&o| o != d && o != e) {
@@ -736,6 +760,26 @@ impl Reader {
         }
         best.map(|(d, _, c)| (d, c))
     }
+}
+
+/// Whether group `g`, named `d` by readers other than Tesseract, clashes with another
+/// look Tesseract named `d` (the classifier not objecting): one digit's two looks in
+/// one row, column or box, neither clashing within itself.
+fn clashes_with_tesseracts(
+    g: usize,
+    d: u8,
+    groups: &Groups,
+    tesseract_alone: &[Option<u8>],
+) -> bool {
+    let members = &groups[g].1;
+    !clashes(members)
+        && (0..groups.len()).any(|h| {
+            let others = &groups[h].1;
+            h != g
+                && tesseract_alone[h] == Some(d)
+                && !clashes(others)
+                && clashes(&[&members[..], &others[..]].concat())
+        })
 }
 
 /// What the readers besides Tesseract said of a group.
@@ -1131,7 +1175,14 @@ mod tests {
             shape: Some((7, 0)),
             ..seven
         };
+        // Two readers named the 4s: not overrulable, unless their cells clash with
+        // another look Tesseract named 4 ([`clashes_with_tesseracts`]).
         let sure_four = Dispute {
+            shape: Some((4, 0)),
+            overrulable: false,
+            ..four
+        };
+        let sure_four_clashing = Dispute {
             shape: Some((4, 0)),
             ..four
         };
@@ -1163,6 +1214,11 @@ mod tests {
                 "the shape model seconds the 9s",
             ),
             ([sure_four, sure_seven], false, "two readers named the 4s"),
+            (
+                [sure_four_clashing, sure_seven],
+                true,
+                "two readers' 4s clash with Tesseract's 4s",
+            ),
             (
                 [four, eight],
                 false,
@@ -1196,6 +1252,28 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_look_clashing_with_one_tesseract_named_that_digit_may_be_overruled() {
+        // Manrope ExtraLight at 16 px: its 4s (r1c4, r4c3), the classifier's and the
+        // shape model's 6s; its 6s (r4c1, r9c8), Tesseract's.
+        let look = Signature::of(&GrayImage::new(4, 4));
+        let groups: Groups = vec![(look.clone(), vec![3, 29]), (look.clone(), vec![27, 79])];
+        assert!(clashes_with_tesseracts(0, 6, &groups, &[None, Some(6)]));
+        assert!(
+            !clashes_with_tesseracts(0, 6, &groups, &[None, None]),
+            "Tesseract's 6s disputed by the classifier"
+        );
+        assert!(
+            !clashes_with_tesseracts(0, 6, &groups, &[None, Some(5)]),
+            "Tesseract's other digit"
+        );
+        let apart: Groups = vec![(look.clone(), vec![3, 29]), (look, vec![44, 60])];
+        assert!(
+            !clashes_with_tesseracts(0, 6, &apart, &[None, Some(6)]),
+            "no row, column or box shared"
+        );
     }
 
     #[test]
