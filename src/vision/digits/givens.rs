@@ -170,16 +170,14 @@ impl Reader {
         // A digit's height in this face: the givens' usual one, or a named group's (a
         // face whose digits are not all of one height: 7SEGGCHAN's 1s and 4s, old-style
         // figures).
-        let heights: Vec<f32> = std::iter::once(median_height(givens))
-            .chain(
-                (0..groups.len())
-                    .filter(|&g| answers[g].is_some())
-                    .map(|g| tallest(&groups[g].1, givens).height()),
-            )
+        let usual = median_height(givens);
+        let named: Vec<f32> = (0..groups.len())
+            .filter(|&g| answers[g].is_some())
+            .map(|g| tallest(&groups[g].1, givens).height())
             .collect();
         unknown_groups.retain(|&g| {
             let members = &groups[g].1;
-            let digit_like = digit_like(members, givens, &heights);
+            let digit_like = digit_like(members, givens, usual, &named);
             if !digit_like {
                 tracing::debug!(
                     "r{}c{}: no reader names it, and it may not be a digit",
@@ -379,7 +377,7 @@ impl Reader {
         let usual = median_height(givens);
         // Whether the rules may name a group otherwise ([`Dispute::overrulable`]).
         let overrulable =
-            |members: &[usize]| members.len() >= 2 && digit_like(members, givens, &[usual]);
+            |members: &[usize]| members.len() >= 2 && digit_like(members, givens, usual, &[]);
         let mut disputed: Vec<Dispute> = Vec::new();
         for (g, h) in heard.into_iter().enumerate() {
             let members = &groups[g].1;
@@ -937,16 +935,22 @@ const MAX_HEIGHT_RATIO: f32 = 1.25;
 /// digits in 12-20 px cells (Roboto Thin's 1 at 20 px, 9 px high) may be the rules'.
 const MIN_RULED_HEIGHT: f32 = 8.0;
 
-/// Whether a group's glyphs may be a digit no reader names (a strange face): of one of
-/// the `heights` a digit of the face has, [`MIN_RULED_HEIGHT`] or more (so that the
-/// readers' silence is not for too few pixels), and each alone in its cell (no pencil
-/// marks beside it).
-fn digit_like(members: &[usize], givens: &[Option<&Glyph>], heights: &[f32]) -> bool {
+/// ... or this many, where the glyph is as high as the givens' median or higher: the
+/// givens of 13 px cells are 6-7 px high (Fira Code's dotted 4s), and a pencil mark or
+/// a fringe is shorter than most givens. (At 5 px for any glyph of a digit's height,
+/// a 15 px cell's pencil marks became givens.)
+const MIN_RULED_HEIGHT_OF_THE_GIVENS: f32 = 5.0;
+
+/// Whether a group's glyphs may be a digit no reader names (a strange face): of the
+/// givens' `usual` height or a `named` group's (the heights a digit of the face has),
+/// [`MIN_RULED_HEIGHT`] or more (so that the readers' silence is not for too few
+/// pixels; [`MIN_RULED_HEIGHT_OF_THE_GIVENS`] where as high as `usual`), and each alone
+/// in its cell (no pencil marks beside it).
+fn digit_like(members: &[usize], givens: &[Option<&Glyph>], usual: f32, named: &[f32]) -> bool {
     let h = tallest(members, givens).height();
-    h >= MIN_RULED_HEIGHT
-        && heights
-            .iter()
-            .any(|&usual| h <= usual * MAX_HEIGHT_RATIO && h * MAX_HEIGHT_RATIO >= usual)
+    let of = |height: f32| h <= height * MAX_HEIGHT_RATIO && h * MAX_HEIGHT_RATIO >= height;
+    (h >= MIN_RULED_HEIGHT || (h >= MIN_RULED_HEIGHT_OF_THE_GIVENS && h >= usual))
+        && (of(usual) || named.iter().any(|&n| of(n)))
         && members.iter().all(|&i| givens[i].is_some_and(|g| g.alone))
 }
 
@@ -1446,35 +1450,52 @@ mod tests {
         );
         let givens = [Some(&given), Some(&tall), Some(&tiny), Some(&beside_marks)];
         assert!(
-            digit_like(&[0], &givens, &[24.0]),
+            digit_like(&[0], &givens, 24.0, &[]),
             "a strange face at the givens' height"
         );
         assert!(
-            !digit_like(&[1], &givens, &[24.0]),
+            !digit_like(&[1], &givens, 24.0, &[]),
             "a line's fringe, taller than digits"
         );
-        assert!(!digit_like(&[2], &givens, &[7.0]), "too few pixels to say");
+        assert!(
+            !digit_like(&[2], &givens, 24.0, &[]),
+            "a pencil mark's height"
+        );
+        // 13 px cells: givens 6-7 px high (Fira Code's dots).
+        let (six_px, four_px) = (glyph(6.0, true), glyph(4.0, true));
+        assert!(
+            digit_like(&[0], &[Some(&six_px)], 6.0, &[]),
+            "as high as most givens"
+        );
+        assert!(
+            !digit_like(&[0], &[Some(&six_px)], 7.0, &[]),
+            "under 8 px and shorter than most givens"
+        );
+        assert!(
+            !digit_like(&[0], &[Some(&four_px)], 4.0, &[]),
+            "too few pixels to say"
+        );
         let nine_px = glyph(9.0, true);
         assert!(
-            digit_like(&[0], &[Some(&nine_px)], &[9.0]),
+            digit_like(&[0], &[Some(&nine_px)], 9.0, &[]),
             "a 1 of 9 px in a 20 px cell"
         );
         assert!(
-            !digit_like(&[3], &givens, &[24.0]),
+            !digit_like(&[3], &givens, 24.0, &[]),
             "pencil marks run together"
         );
         assert!(
-            !digit_like(&[0, 3], &givens, &[24.0]),
+            !digit_like(&[0, 3], &givens, 24.0, &[]),
             "one member beside marks"
         );
         // 7SEGGCHAN at 40 px: its 1s and 4s 18 px high, its other digits 24.
         let short = glyph(18.0, true);
         assert!(
-            !digit_like(&[0], &[Some(&short)], &[24.0]),
+            !digit_like(&[0], &[Some(&short)], 24.0, &[]),
             "shorter than every digit of the face"
         );
         assert!(
-            digit_like(&[0], &[Some(&short)], &[24.0, 24.0, 18.0]),
+            digit_like(&[0], &[Some(&short)], 24.0, &[24.0, 18.0]),
             "as high as a group a reader named"
         );
     }
