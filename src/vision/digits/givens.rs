@@ -358,19 +358,8 @@ impl Reader {
                 _ => None,
             });
         }
-        // The digit Tesseract named each group, where the classifier did not object.
-        let tesseract_alone: Vec<Option<u8>> = heard
-            .iter()
-            .map(|h| match h {
-                Some(Heard::Tesseract {
-                    digit,
-                    classifier: None,
-                    ..
-                }) => Some(*digit),
-                _ => None,
-            })
-            .collect();
-        let outvoted = classifier_outvoted(&heard);
+        let tesseract_alone = tesseract_alone(&heard);
+        let outvoted = classifier_outvoted(&heard, groups);
         if outvoted {
             tracing::debug!("the classifier is outvoted on this face: its word is left out");
         }
@@ -795,14 +784,40 @@ enum Heard {
     Others([Option<u8>; 3]),
 }
 
+/// The digit Tesseract named each group, where the classifier did not object.
+fn tesseract_alone(heard: &[Option<Heard>]) -> Vec<Option<u8>> {
+    heard
+        .iter()
+        .map(|h| match h {
+            Some(Heard::Tesseract {
+                digit,
+                classifier: None,
+                ..
+            }) => Some(*digit),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether the classifier's word is left out of the votes on glyphs Tesseract cannot
 /// read: where Tesseract and the shape model outvote it on one glyph of this face
 /// (FreeSans Bold outlined at 24 px: its 3, 6 and 9 taken for 8s, its 5 for a 6;
-/// Cantarell ExtraBold outlined at 13 px, its 3s and 6s for 8s). Where it disputes
-/// Tesseract, the rules still settle it.
-fn classifier_outvoted(heard: &[Option<Heard>]) -> bool {
-    heard.iter().flatten().any(|h| {
-        matches!(h, Heard::Tesseract { digit, classifier: Some(_), shape } if *shape == Some(*digit))
+/// Cantarell ExtraBold outlined at 13 px, its 3s and 6s for 8s), or where it names a
+/// look Tesseract cannot read a digit Tesseract gives another look in its row, column
+/// or box (C059 Bold outlined at 14 px: its 3s and its 2, 8s beside its 8s). Where it
+/// disputes Tesseract, the rules still settle it.
+fn classifier_outvoted(heard: &[Option<Heard>], groups: &Groups) -> bool {
+    let tesseract_alone = tesseract_alone(heard);
+    heard.iter().enumerate().any(|(g, h)| match h {
+        Some(Heard::Tesseract {
+            digit,
+            classifier: Some(_),
+            shape,
+        }) => *shape == Some(*digit),
+        Some(Heard::Others([Some(d), ..])) => {
+            clashes_with_tesseracts(g, *d, groups, &tesseract_alone)
+        }
+        _ => false,
     })
 }
 
@@ -1392,25 +1407,51 @@ mod tests {
             })
         };
         let others = Some(Heard::Others([Some(8), None, None]));
+        // Two looks, r1c1 and r2c2 (one box), and r5c5.
+        let look = Signature::of(&GrayImage::new(4, 4));
+        let groups: Groups = vec![
+            (look.clone(), vec![0]),
+            (look.clone(), vec![10]),
+            (look, vec![40]),
+        ];
         for (heard, want, why) in [
             (
-                vec![t(3, Some(8), Some(3)), others.clone()],
+                vec![t(3, Some(8), Some(3)), others.clone(), None],
                 true,
                 "outvoted",
             ),
             (
-                vec![t(3, Some(8), Some(8)), others.clone()],
+                vec![t(3, Some(8), Some(8)), others.clone(), None],
                 false,
                 "the shape model with it",
             ),
             (
-                vec![t(3, Some(8), None), others.clone()],
+                vec![t(3, Some(8), None), others.clone(), None],
                 false,
                 "one against one",
             ),
-            (vec![t(8, None, None), others], false, "no dispute"),
+            (
+                vec![t(3, None, None), others.clone(), None],
+                false,
+                "no dispute",
+            ),
+            (
+                vec![t(3, None, None), others.clone(), t(8, None, None)],
+                false,
+                "Tesseract's 8 in another box",
+            ),
+            (
+                vec![others.clone(), t(8, None, None), t(2, None, None)],
+                true,
+                "its 8 in a box with Tesseract's 8",
+            ),
+            (
+                vec![others, t(8, Some(3), None), t(2, None, None)],
+                false,
+                "its 8 in a box with an 8 it disputes",
+            ),
         ] {
-            assert_eq!(classifier_outvoted(&heard), want, "{why}");
+            assert_eq!(classifier_outvoted(&heard, &groups), want, "{why}");
         }
     }
 
