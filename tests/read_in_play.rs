@@ -11,9 +11,13 @@ use std::path::Path;
 use sudoku_bot::vision::{ReadError, Reader};
 
 fn picture(n: &str) -> image::DynamicImage {
+    fixture(&format!("sudoku-1440-play-{n}.png"))
+}
+
+fn fixture(name: &str) -> image::DynamicImage {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/bot")
-        .join(format!("sudoku-1440-play-{n}.png"));
+        .join(name);
     image::open(&path).expect("fixture")
 }
 
@@ -45,4 +49,20 @@ fn a_clash_of_misplaced_digits_in_play_does_not_unlearn_the_givens() {
             assert_eq!(later.grid.cells()[i], p - b'0', "given at cell {i}");
         }
     }
+}
+
+#[test]
+fn a_given_under_a_terminals_cursor_block_is_read_and_confirmed() {
+    // play-sudoku (curses in xterm) starts its cursor on r1c1, here a given 6 in
+    // inverse video: 13 px in a 50 px cell, inside the black block. It was doubtful,
+    // and the bot refused the puzzle (stop 44's loaded zoo).
+    let mut reader = Reader::new().expect("Tesseract starts");
+    let screen = fixture("play-sudoku-cursor-on-given.png");
+    let read = reader.read(&screen, None).expect("the puzzle reads");
+    assert_eq!(
+        read.grid.to_line(),
+        "674..23.93.84.65....978342...62489..4...69832.9...56.17.19542.3...63........2.7.4"
+    );
+    let unconfirmed = reader.confirm(&screen, &read).expect("confirm runs");
+    assert!(unconfirmed.is_empty(), "unconfirmed: {unconfirmed:?}");
 }

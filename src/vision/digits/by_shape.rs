@@ -268,6 +268,7 @@ mod tests {
             doubtful: false,
             alone: true,
             faint: false,
+            inverse: false,
         }
     }
 

@@ -1008,6 +1008,7 @@ mod tests {
             doubtful: false,
             alone,
             faint: false,
+            inverse: false,
         }
     }
 

@@ -45,6 +45,9 @@ pub struct Glyph {
     /// Cut from ink fainter than the ink contrast (a hairline face on black): a
     /// digit's mark, never a pencil mark, so below the givens' height it is doubtful.
     pub faint: bool,
+    /// Cut from inside a block of ink (inverse video: a terminal's cursor on a digit).
+    /// The block is the cell's ink, whatever the digit's height.
+    pub inverse: bool,
 }
 
 impl Glyph {
@@ -126,9 +129,12 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
 /// the faint ink, else the cell is doubtful.
 fn cell_glyph(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> Option<Glyph> {
     let found = glyph_in(img, cell, bg, 0, false, INK_CONTRAST);
+    // A digit in inverse video is read as it is: its block explains the cell's ink
+    // (play-sudoku's cursor on a given 6, 13 px in a 50 px cell, was made doubtful by
+    // the faint-ink check below, which found the block).
     if let Some(g) = found
         .as_ref()
-        .filter(|g| g.height() >= EDGE_INK_CHECK * cell.h)
+        .filter(|g| g.height() >= EDGE_INK_CHECK * cell.h || g.inverse)
     {
         if off_centre(&g.bbox, cell) {
             // A column of pencil marks JPEG has run together, along the cell's side:
@@ -320,6 +326,7 @@ fn doubtful_at(bbox: Rect) -> Glyph {
         doubtful: true,
         alone: false,
         faint: false,
+        inverse: false,
     }
 }
 
@@ -421,6 +428,7 @@ fn glyph_in(
             .iter()
             .any(|b| !b.inside(&g) && b.mark_like(inked.w, inked.h) && !b.speck(inked.h)),
         faint: contrast < INK_CONTRAST,
+        inverse: depth > 0,
     })
 }
 

@@ -485,6 +485,7 @@ fn of_height(h: f32) -> Option<Glyph> {
         doubtful: false,
         alone: true,
         faint: false,
+        inverse: false,
     })
 }
 
