@@ -359,7 +359,7 @@ impl Reader {
             });
         }
         let tesseract_alone = tesseract_alone(&heard);
-        let outvoted = classifier_outvoted(&heard, groups);
+        let outvoted = classifier_outvoted(&heard, groups, &tesseract_alone);
         if outvoted {
             tracing::debug!("the classifier is outvoted on this face: its word is left out");
         }
@@ -806,8 +806,11 @@ fn tesseract_alone(heard: &[Option<Heard>]) -> Vec<Option<u8>> {
 /// look Tesseract cannot read a digit Tesseract gives another look in its row, column
 /// or box (C059 Bold outlined at 14 px: its 3s and its 2, 8s beside its 8s). Where it
 /// disputes Tesseract, the rules still settle it.
-fn classifier_outvoted(heard: &[Option<Heard>], groups: &Groups) -> bool {
-    let tesseract_alone = tesseract_alone(heard);
+fn classifier_outvoted(
+    heard: &[Option<Heard>],
+    groups: &Groups,
+    tesseract_alone: &[Option<u8>],
+) -> bool {
     heard.iter().enumerate().any(|(g, h)| match h {
         Some(Heard::Tesseract {
             digit,
@@ -815,7 +818,7 @@ fn classifier_outvoted(heard: &[Option<Heard>], groups: &Groups) -> bool {
             shape,
         }) => *shape == Some(*digit),
         Some(Heard::Others([Some(d), ..])) => {
-            clashes_with_tesseracts(g, *d, groups, &tesseract_alone)
+            clashes_with_tesseracts(g, *d, groups, tesseract_alone)
         }
         _ => false,
     })
@@ -1452,7 +1455,8 @@ mod tests {
                 "its 8 in a box with an 8 it disputes",
             ),
         ] {
-            assert_eq!(classifier_outvoted(&heard, &groups), want, "{why}");
+            let alone = tesseract_alone(&heard);
+            assert_eq!(classifier_outvoted(&heard, &groups, &alone), want, "{why}");
         }
     }
 

@@ -292,13 +292,10 @@ fn faint_digit(img: &RgbImage, cell: &Rect, bg: [u8; 3], faint: u8) -> bool {
         .iter()
         .any(|&([x0, y0, x1, y1], n)| {
             let b = &Blob { x0, y0, x1, y1 };
-            if n >= 2 && !inked.any_over(b, INK_CONTRAST) {
+            if n >= 2 && inked.count_over(b, INK_CONTRAST) == 0 {
                 return false;
             }
-            let inked_pixels = (b.y0..=b.y1)
-                .flat_map(|y| (b.x0..=b.x1).map(move |x| (x, y)))
-                .filter(|&(x, y)| inked.dist[(y * inked.w + x) as usize] > faint)
-                .count();
+            let inked_pixels = inked.count_over(b, faint);
             let area = ((b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1)) as f32;
             if inked_pixels as f32 > MAX_FILL * area {
                 return false; // a flat block: a cursor, a swatch
@@ -467,10 +464,12 @@ impl InkBox {
         Some(InkBox { x0, y0, w, h, dist })
     }
 
-    /// Whether any pixel of a blob's box is more than `contrast` from the background.
-    fn any_over(&self, b: &Blob, contrast: u8) -> bool {
+    /// How many pixels of a blob's box are more than `contrast` from the background.
+    fn count_over(&self, b: &Blob, contrast: u8) -> usize {
         (b.y0..=b.y1)
-            .any(|y| (b.x0..=b.x1).any(|x| self.dist[(y * self.w + x) as usize] > contrast))
+            .flat_map(|y| (b.x0..=b.x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.dist[(y * self.w + x) as usize] > contrast)
+            .count()
     }
 
     /// A blob's box in picture pixels.
