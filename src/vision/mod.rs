@@ -30,6 +30,7 @@ pub mod digits;
 pub mod photo;
 
 pub mod debug;
+mod enlarged;
 mod picture;
 pub mod reader;
 

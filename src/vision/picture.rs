@@ -117,9 +117,20 @@ pub(super) fn shrink(gray: &image::GrayImage, k: u32) -> image::GrayImage {
 /// A reading of a picture shrunk by `k`, in the picture's own pixels (doubtful ones
 /// too).
 pub(super) fn scaled(read: Result<Reading, ReadError>, k: f32) -> Result<Reading, ReadError> {
+    placed(read, k, (0.0, 0.0))
+}
+
+/// A reading of a part of a picture scaled by `1 / k` (shrunk by `k` > 1, enlarged by
+/// `k` < 1), whose top-left corner stands at `origin` in the picture: in the picture's
+/// own pixels (doubtful ones too).
+pub(super) fn placed(
+    read: Result<Reading, ReadError>,
+    k: f32,
+    origin: (f32, f32),
+) -> Result<Reading, ReadError> {
     match read {
         Ok(mut reading) => {
-            scale_reading(&mut reading, k);
+            place_reading(&mut reading, k, origin);
             Ok(reading)
         }
         Err(ReadError::Doubtful {
@@ -127,7 +138,7 @@ pub(super) fn scaled(read: Result<Reading, ReadError>, k: f32) -> Result<Reading
             cells,
             mut reading,
         }) => {
-            scale_reading(&mut reading, k);
+            place_reading(&mut reading, k, origin);
             Err(ReadError::Doubtful {
                 reason,
                 cells,
@@ -138,15 +149,16 @@ pub(super) fn scaled(read: Result<Reading, ReadError>, k: f32) -> Result<Reading
     }
 }
 
-/// Maps a reading of a picture scaled down by `k` back onto the full picture.
-pub(super) fn scale_reading(reading: &mut Reading, k: f32) {
+/// Maps a reading of a part of a picture, scaled down by `k`, back onto the picture,
+/// where the part's top-left corner stands at `origin`.
+pub(super) fn place_reading(reading: &mut Reading, k: f32, (ox, oy): (f32, f32)) {
     let point = |p: &mut super::geometry::Point| {
-        p.x *= k;
-        p.y *= k;
+        p.x = p.x * k + ox;
+        p.y = p.y * k + oy;
     };
     let rect = |r: &mut super::geometry::Rect| {
-        r.x *= k;
-        r.y *= k;
+        r.x = r.x * k + ox;
+        r.y = r.y * k + oy;
         r.w *= k;
         r.h *= k;
     };
@@ -157,8 +169,14 @@ pub(super) fn scale_reading(reading: &mut Reading, k: f32) {
             rect(b);
         }
     }
-    for v in &mut reading.to_picture.h[..6] {
+    // x = (h0 u + h1 v + h2) / (h6 u + h7 v + h8): scaled, then shifted.
+    let h = &mut reading.to_picture.h;
+    for v in &mut h[..6] {
         *v *= k as f64;
+    }
+    for j in 0..3 {
+        h[j] += ox as f64 * h[6 + j];
+        h[3 + j] += oy as f64 * h[6 + j];
     }
 }
 

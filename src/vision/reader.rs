@@ -16,17 +16,18 @@ use super::digits::agreement::{disagreement, few_contradictions};
 use super::digits::classifier::DigitClassifier;
 use super::digits::readers::Reader;
 use super::digits::rules::only_fit;
+use super::geometry::Rect;
 use super::glyphs::signature::Signature;
 use super::glyphs::{doubt_lone_marks, find_glyphs, given_height_threshold, Glyph};
 use super::locate::regions::Regions;
 use super::locate::{locate_screen_grid, Lattice};
 pub use super::picture::looks_like_photo;
 use super::picture::{
-    neighbour_shares, rgb_of, scaled, shrink, MAX_PICTURE_PIXELS, NOISE_CLOSE_SHARE,
-    PHOTO_EQUAL_SHARE, PHOTO_ONLY_PIXELS, PHOTO_WORK_PIXELS,
+    neighbour_shares, place_reading, placed, rgb_of, scaled, shrink, MAX_PICTURE_PIXELS,
+    NOISE_CLOSE_SHARE, PHOTO_EQUAL_SHARE, PHOTO_ONLY_PIXELS, PHOTO_WORK_PIXELS,
 };
 use super::reading::{ReadError, Reading};
-use super::{debug, photo};
+use super::{debug, enlarged, photo};
 use crate::grid::Grid;
 use crate::solver::is_proper_puzzle;
 
@@ -84,14 +85,42 @@ impl Reader {
     /// has the last word. A digit the second path reads differently, or cannot read at
     /// all, is not confirmed. A reading whose grid the screenshot path does not find
     /// (within a quarter of a cell of its corners: a photo) is not confirmed at all.
+    /// A reading made of the grid enlarged ([`Reading::enlarged`]) is confirmed on the
+    /// grid enlarged as much: the picture as it is was refused.
     pub fn confirm(
         &mut self,
         picture: &DynamicImage,
         reading: &Reading,
     ) -> Result<Vec<usize>, ReadError> {
-        let digits: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
         let rgb = picture.to_rgb8();
-        let (regions, lattice) = locate_screen_grid(&rgb);
+        let k = reading.enlarged;
+        let unconfirmed = if k > 1 {
+            let cell = median_side(reading.cells.iter().map(|c| &c.cell_box));
+            match enlarged::enlarge(&rgb, &reading.corners, cell, k) {
+                Some((big, origin)) => {
+                    let mut there = reading.clone();
+                    let k = k as f32;
+                    let origin = (-(origin.0 as f32) * k, -(origin.1 as f32) * k);
+                    place_reading(&mut there, k, origin);
+                    self.unconfirmed_in(&big, &there)?
+                }
+                None => (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect(),
+            }
+        } else {
+            self.unconfirmed_in(&rgb, reading)?
+        };
+        Ok(confirmed_by_rules(&reading.grid, unconfirmed))
+    }
+
+    /// [`Reader::confirm`] on the pixels of `rgb`, before the rules have their say: the
+    /// digits not confirmed.
+    fn unconfirmed_in(
+        &mut self,
+        rgb: &image::RgbImage,
+        reading: &Reading,
+    ) -> Result<Vec<usize>, ReadError> {
+        let digits: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
+        let (regions, lattice) = locate_screen_grid(rgb);
         // The same grid: corners within 2 px, or a quarter of a cell (a JPEG screenshot
         // the photo path read first: its outline is the grid's lines, not the cells').
         let same_grid = |l: &Lattice| {
@@ -104,7 +133,7 @@ impl Reader {
         let Some(lattice) = lattice.filter(same_grid) else {
             return Ok(digits);
         };
-        let glyphs = find_glyphs(&rgb, &regions, &lattice);
+        let glyphs = find_glyphs(rgb, &regions, &lattice);
         let mut unconfirmed = Vec::new();
         let mut groups: Vec<(u8, Signature, Vec<usize>)> = Vec::new();
         for &i in &digits {
@@ -115,7 +144,7 @@ impl Reader {
             let (d, look) = (reading.grid.cells()[i], Signature::of(&glyph.ink));
             match groups
                 .iter_mut()
-                .find(|(gd, s, _)| *gd == d && s.alike(&look))
+                .find(|(gd, s, _)| *gd == d && s.alike(&look) && s.distance(&look) <= ONE_LOOK)
             {
                 Some((_, _, members)) => members.push(i),
                 None => groups.push((d, look, vec![i])),
@@ -157,7 +186,7 @@ impl Reader {
             }
         }
         unconfirmed.sort_unstable();
-        Ok(confirmed_by_rules(&reading.grid, unconfirmed))
+        Ok(unconfirmed)
     }
 
     /// Reads the grid in `picture`. With `debug`, writes stage pictures into that folder.
@@ -220,7 +249,12 @@ impl Reader {
             }
             return self.read_photo_path(picture, &rgb, debug_dir);
         };
-        let screen = self.read_screen(&rgb, &regions, &lattice, debug_dir)?;
+        let mut screen = self.read_screen(&rgb, &regions, &lattice, debug_dir)?;
+        if let Err(ReadError::Doubtful { reading, .. }) = &screen {
+            if let Some(enlarged) = self.read_enlarged(&rgb, &lattice, reading, debug_dir) {
+                screen = Ok(enlarged);
+            }
+        }
         tracing::debug!("read grid in {:?}", t0.elapsed());
         // A printed grid photographed flat can show a lattice too, but Tesseract is not
         // the reader for paper. When the screenshot path does not give a solvable
@@ -282,6 +316,44 @@ impl Reader {
         Ok(screen)
     }
 
+    /// A refused grid of small cells read again enlarged ([`enlarged`]), 2 then 3
+    /// times: the first reading judged good that agrees with the `first`, in the
+    /// picture's own pixels. Read with nothing learnt, and nothing learnt kept: the
+    /// looks of enlarged glyphs are not the screen's. With `debug`, the stage pictures
+    /// of each enlargement go into its own folder (`enlarged-2`, `enlarged-3`).
+    fn read_enlarged(
+        &mut self,
+        rgb: &image::RgbImage,
+        lattice: &Lattice,
+        first: &Reading,
+        debug_dir: Option<&Path>,
+    ) -> Option<Reading> {
+        let cell = median_side(lattice.cells.iter());
+        for k in enlarged::FACTORS {
+            let (big, origin) = enlarged::enlarge(rgb, &lattice.corners, cell, k)?;
+            let (regions, Some(big_lattice)) = locate_screen_grid(&big) else {
+                continue;
+            };
+            let known = std::mem::take(&mut self.known);
+            let looks = std::mem::take(&mut self.last_looks);
+            let dir = debug_dir.map(|d| d.join(format!("enlarged-{k}")));
+            let read = self.read_screen(&big, &regions, &big_lattice, dir.as_deref());
+            self.known = known;
+            self.last_looks = looks;
+            let origin = (origin.0 as f32, origin.1 as f32);
+            match placed(read.ok()?, 1.0 / k as f32, origin) {
+                Ok(mut reading) if enlarged::agrees(first, &reading) => {
+                    tracing::debug!("read enlarged {k} times");
+                    reading.enlarged = k;
+                    return Some(reading);
+                }
+                Ok(_) => tracing::debug!("enlarged {k} times, the reading disagrees"),
+                Err(e) => tracing::debug!("enlarged {k} times: {e}"),
+            }
+        }
+        None
+    }
+
     /// A picture over the pixel budget (files over it are refused before decoding;
     /// this is a caller's own picture): a copy scaled down to fit is read, and the
     /// reading scaled back.
@@ -341,6 +413,19 @@ impl Reader {
         let k = k as f32;
         scaled(photo::read_photo(&small, classifier), k)
     }
+}
+
+/// Glyphs of one digit are one look for the second reading where their bitmaps are
+/// alike and their inks at most this far apart ([`Signature::distance`]): thin strokes
+/// leave the coarse bitmap nearly blank, and Roboto Thin's 2s and 3s at 150 px were one
+/// look, so that a 2 misread as a 3 throughout was confirmed by a 3.
+const ONE_LOOK: f32 = 0.25;
+
+/// The median cell's shorter side, in px.
+fn median_side<'a>(cells: impl Iterator<Item = &'a Rect>) -> f32 {
+    let mut sides: Vec<f32> = cells.map(|c| c.w.min(c.h)).collect();
+    sides.sort_by(f32::total_cmp);
+    sides.get(sides.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// The cells the second reading could not confirm, unless the rules confirm them all:

@@ -71,6 +71,10 @@ pub struct Reading {
     /// What the digits read allow: set by [`Reading::judged`] when the reading is
     /// finished, doubtful ([`Verdict::unjudged`]) until then.
     pub verdict: Verdict,
+    /// How many times the grid was enlarged to be read: 1 for the picture as it is,
+    /// 2 or 3 for a grid of small cells refused as it is (the second reading looks at
+    /// it enlarged as much).
+    pub enlarged: u32,
 }
 
 impl Reading {
