@@ -48,6 +48,19 @@ fn read_benches(c: &mut Criterion) {
                 assert!(o.status.success());
             })
         });
+        // A grid of 12 px cells refused as it is and read enlarged 2, then 3 times
+        // (DSEG7 Classic Mini, 240x240): three reads in one process.
+        let small = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/typefaces/holdout2/seg7-dseg7classicmini-300-12.png");
+        g.bench_function(
+            "process `sudoku-bot read` 12 px cells, read enlarged",
+            |b| {
+                b.iter(|| {
+                    let o = Command::new(&exe).arg("read").arg(&small).output().unwrap();
+                    assert!(o.status.success());
+                })
+            },
+        );
     } else {
         eprintln!("skipping the process benchmark: build target/release/sudoku-bot first");
     }
