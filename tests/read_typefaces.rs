@@ -229,6 +229,9 @@ const HOLDOUT2_READ_EXACTLY: &[&str] = &[
     // Read since stop 45, the refused grid read again enlarged: DSEG7 Classic Mini at
     // 12 px, its 1s a pixel wide at the ink contrast (they had been read as empty).
     "seg7-dseg7classicmini-300-12.png",
+    // ... and Lato Hairline at 30 px: its 4, drawn without its crossbar, whole (the
+    // foot of its diagonal, apart from its stem, is joined by fainter ink).
+    "oled-lato-100-30.png",
 ];
 
 /// Pictures of the third hold-out read exactly (the others are refused): drawn on

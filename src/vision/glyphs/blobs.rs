@@ -20,6 +20,16 @@ impl Blob {
         self.x0 >= g.x0 && self.x1 <= g.x1 && self.y0 >= g.y0 && self.y1 <= g.y1
     }
 
+    /// The box holding both blobs.
+    pub(super) fn union(&self, b: &Blob) -> Blob {
+        Blob {
+            x0: self.x0.min(b.x0),
+            y0: self.y0.min(b.y0),
+            x1: self.x1.max(b.x1),
+            y1: self.y1.max(b.y1),
+        }
+    }
+
     /// Whether the blob could be a pencil mark in a box `w` by `h`: more than a speck,
     /// and centred at least [`MARK_INSET`] of the box in from its sides (marks stand
     /// in three rows and columns a sixth of the cell in; grid lines' fringes at the

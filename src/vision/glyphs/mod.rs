@@ -387,7 +387,23 @@ fn glyph_in(
 ) -> Option<Glyph> {
     let inked = InkBox::of(img, cell, bg)?;
     let blobs = inked.blobs_over(contrast, keep_touching);
-    let (g, dotted) = digit_blob(&blobs, inked.h)?;
+    let (mut g, dotted) = digit_blob(&blobs, inked.h)?;
+    // A stroke broken where it fades: the pieces within the glyph's rows, 3 px wide or
+    // more, that ink over half the contrast joins to it are the glyph's (Lato
+    // Hairline's 4 at 30 px, drawn without its crossbar: the foot of its diagonal,
+    // apart from its stem, had it read as a 1). Not above or below it: JPEG's halo
+    // joins a cell's pencil marks so; not a streak a pixel or two wide, a colour
+    // fringe's.
+    if dotted.is_none() {
+        let joined = inked.blobs_over(contrast / 2, keep_touching);
+        if let Some(whole) = joined.iter().find(|j| g.inside(j)) {
+            let (y0, y1) = (g.y0, g.y1);
+            let piece = |b: &&Blob| b.inside(whole) && b.y0 >= y0 && b.y1 <= y1 && b.x1 >= b.x0 + 2;
+            for b in blobs.iter().filter(piece) {
+                g = g.union(b);
+            }
+        }
+    }
     let (gw, gh) = (g.x1 - g.x0 + 1, g.y1 - g.y0 + 1);
     if gh < 4 {
         return None;
