@@ -393,13 +393,18 @@ fn glyph_in(
     // Hairline's 4 at 30 px, drawn without its crossbar: the foot of its diagonal,
     // apart from its stem, had it read as a 1). Not above or below it: JPEG's halo
     // joins a cell's pencil marks so; not a streak a pixel or two wide, a colour
-    // fringe's.
-    if dotted.is_none() {
+    // fringe's. The fainter ink is looked at only where such a piece stands (most
+    // glyphs are one blob).
+    let (y0, y1) = (g.y0, g.y1);
+    let pieces: Vec<Blob> = blobs
+        .iter()
+        .filter(|b| !b.inside(&g) && b.y0 >= y0 && b.y1 <= y1 && b.x1 >= b.x0 + 2)
+        .copied()
+        .collect();
+    if dotted.is_none() && !pieces.is_empty() {
         let joined = inked.blobs_over(contrast / 2, keep_touching);
         if let Some(whole) = joined.iter().find(|j| g.inside(j)) {
-            let (y0, y1) = (g.y0, g.y1);
-            let piece = |b: &&Blob| b.inside(whole) && b.y0 >= y0 && b.y1 <= y1 && b.x1 >= b.x0 + 2;
-            for b in blobs.iter().filter(piece) {
+            for b in pieces.iter().filter(|b| b.inside(whole)) {
                 g = g.union(b);
             }
         }
