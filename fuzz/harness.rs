@@ -165,7 +165,7 @@ pub fn overlay(data: &[u8]) {
         cells,
         to_picture,
         verdict: sudoku_bot::grid::Verdict::unjudged(),
-        enlarged: 1,
+        enlarged: None,
     };
     sudoku_bot::overlay::draw_solution(&mut canvas, &reading, &solution);
     assert_eq!(canvas.dimensions(), (w, h));

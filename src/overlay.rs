@@ -251,7 +251,7 @@ mod tests {
             cells,
             to_picture: h,
             verdict: crate::grid::Verdict::of(&grid, &[]),
-            enlarged: 1,
+            enlarged: None,
         }
     }
 

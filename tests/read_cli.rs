@@ -79,6 +79,35 @@ fn debug_writes_a_picture_of_each_stage() {
     }
 }
 
+#[test]
+fn debug_writes_each_enlarged_read_into_its_own_folder() {
+    // Noto Kufi Arabic Thin at 14 px cells: refused as it is, then read enlarged, in
+    // turn 2 and 3 times with Lanczos and 2 and 3 times with Catmull-Rom, which reads it.
+    let picture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/typefaces/holdout/oled-notokufiarabicthin-100-14.png");
+    let dir = tempfile::tempdir().unwrap();
+    let o = bot(&[
+        "read",
+        picture.to_str().unwrap(),
+        "--debug",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap().trim_end(),
+        "..4..23..85..6.4..........1.8.7...6......5.8...3.4.......5...7...1..62...9..2...."
+    );
+    let width = |sub: &str| {
+        image::open(dir.path().join(sub).join("3-read.png"))
+            .unwrap_or_else(|e| panic!("{sub}: {e}"))
+            .width()
+    };
+    let two = width("enlarged-2-lanczos3");
+    assert_eq!(width("enlarged-3-lanczos3") * 2, two * 3);
+    assert_eq!(width("enlarged-2-catmullrom"), two);
+    assert_eq!(width("enlarged-3-catmullrom") * 2, two * 3);
+}
+
 /// One line on stderr that names the file, the given exit code, nothing on stdout.
 fn assert_clear_error(o: &Output, code: i32, file: &str, words: &str) {
     let err = stderr(o);

@@ -140,6 +140,9 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     // Read since stop 45, the refused grid read again enlarged: Hack Bold's dots at
     // 40 px, 3 dots wide.
     "dots-hack-700-40.png",
+    // Read since stop 46, enlarged 3 times with Catmull-Rom, where Lanczos cuts its
+    // faint blue 6s in pieces: Noto Kufi Arabic Thin at 14 px.
+    "oled-notokufiarabicthin-100-14.png",
 ];
 
 /// Pictures of the second hold-out read exactly (the others are refused). Drawn by the
@@ -513,6 +516,10 @@ const UNCONFIRMED: &[&str] = &[
     // ... and Fantasque Sans Mono's dots at 22 px, read enlarged twice; the second
     // reading, at that size, does not repeat its 8s and 9s on other glyphs.
     "dots-fantasquesansmono-700-22.png",
+    // Stop 46: Noto Kufi Arabic Thin at 14 px, read enlarged 3 times (Catmull-Rom), its
+    // 8s the shape model's against Tesseract's 5s, named by the rules; the second
+    // reading's Tesseract reads them as 5s again.
+    "oled-notokufiarabicthin-100-14.png",
 ];
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures

@@ -37,4 +37,4 @@ pub mod reader;
 pub use digits::{Reader, ReaderOptions};
 pub use geometry::{Point, Rect};
 pub use picture::{MAX_PICTURE_PIXELS, MEGAPIXEL};
-pub use reading::{CellReading, Method, ReadError, Reading};
+pub use reading::{CellReading, Enlargement, Method, ReadError, Reading};

@@ -93,21 +93,21 @@ impl Reader {
         reading: &Reading,
     ) -> Result<Vec<usize>, ReadError> {
         let rgb = picture.to_rgb8();
-        let k = reading.enlarged;
-        let unconfirmed = if k > 1 {
-            let cell = median_side(reading.cells.iter().map(|c| &c.cell_box));
-            match enlarged::enlarge(&rgb, &reading.corners, cell, k) {
-                Some((big, origin)) => {
-                    let mut there = reading.clone();
-                    let k = k as f32;
-                    let origin = (-(origin.0 as f32) * k, -(origin.1 as f32) * k);
-                    place_reading(&mut there, k, origin);
-                    self.unconfirmed_in(&big, &there)?
+        let unconfirmed = match reading.enlarged {
+            Some(e) => {
+                let cell = median_side(reading.cells.iter().map(|c| &c.cell_box));
+                match enlarged::enlarge(&rgb, &reading.corners, cell, e) {
+                    Some((big, origin)) => {
+                        let mut there = reading.clone();
+                        let k = e.factor as f32;
+                        let origin = (-(origin.0 as f32) * k, -(origin.1 as f32) * k);
+                        place_reading(&mut there, k, origin);
+                        self.unconfirmed_in(&big, &there)?
+                    }
+                    None => (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect(),
                 }
-                None => (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect(),
             }
-        } else {
-            self.unconfirmed_in(&rgb, reading)?
+            None => self.unconfirmed_in(&rgb, reading)?,
         };
         Ok(confirmed_by_rules(&reading.grid, unconfirmed))
     }
@@ -316,11 +316,12 @@ impl Reader {
         Ok(screen)
     }
 
-    /// A refused grid of small cells read again enlarged ([`enlarged`]), 2 then 3
-    /// times: the first reading judged good that agrees with the `first`, in the
-    /// picture's own pixels. Read with nothing learnt, and nothing learnt kept: the
-    /// looks of enlarged glyphs are not the screen's. With `debug`, the stage pictures
-    /// of each enlargement go into its own folder (`enlarged-2`, `enlarged-3`).
+    /// A refused grid of small cells read again enlarged ([`enlarged`]), in turn as
+    /// [`enlarged::ENLARGEMENTS`] lists: the first reading judged good that agrees with
+    /// the `first`, in the picture's own pixels. Read with nothing learnt, and nothing
+    /// learnt kept: the looks of enlarged glyphs are not the screen's. With `debug`, the
+    /// stage pictures of each enlargement go into its own folder (`enlarged-2-lanczos3`,
+    /// `enlarged-3-catmullrom`, ...).
     fn read_enlarged(
         &mut self,
         rgb: &image::RgbImage,
@@ -329,26 +330,27 @@ impl Reader {
         debug_dir: Option<&Path>,
     ) -> Option<Reading> {
         let cell = median_side(lattice.cells.iter());
-        for k in enlarged::FACTORS {
-            let (big, origin) = enlarged::enlarge(rgb, &lattice.corners, cell, k)?;
+        for e in enlarged::ENLARGEMENTS {
+            let (big, origin) = enlarged::enlarge(rgb, &lattice.corners, cell, e)?;
             let (regions, Some(big_lattice)) = locate_screen_grid(&big) else {
                 continue;
             };
             let known = std::mem::take(&mut self.known);
             let looks = std::mem::take(&mut self.last_looks);
-            let dir = debug_dir.map(|d| d.join(format!("enlarged-{k}")));
+            let name = format!("{}-{:?}", e.factor, e.filter).to_lowercase();
+            let dir = debug_dir.map(|d| d.join(format!("enlarged-{name}")));
             let read = self.read_screen(&big, &regions, &big_lattice, dir.as_deref());
             self.known = known;
             self.last_looks = looks;
             let origin = (origin.0 as f32, origin.1 as f32);
-            match placed(read.ok()?, 1.0 / k as f32, origin) {
+            match placed(read.ok()?, 1.0 / e.factor as f32, origin) {
                 Ok(mut reading) if enlarged::agrees(first, &reading) => {
-                    tracing::debug!("read enlarged {k} times");
-                    reading.enlarged = k;
+                    tracing::debug!("read enlarged {name}");
+                    reading.enlarged = Some(e);
                     return Some(reading);
                 }
-                Ok(_) => tracing::debug!("enlarged {k} times, the reading disagrees"),
-                Err(e) => tracing::debug!("enlarged {k} times: {e}"),
+                Ok(_) => tracing::debug!("enlarged {name}, the reading disagrees"),
+                Err(e) => tracing::debug!("enlarged {name}: {e}"),
             }
         }
         None

@@ -71,10 +71,17 @@ pub struct Reading {
     /// What the digits read allow: set by [`Reading::judged`] when the reading is
     /// finished, doubtful ([`Verdict::unjudged`]) until then.
     pub verdict: Verdict,
-    /// How many times the grid was enlarged to be read: 1 for the picture as it is,
-    /// 2 or 3 for a grid of small cells refused as it is (the second reading looks at
-    /// it enlarged as much).
-    pub enlarged: u32,
+    /// How the grid was enlarged to be read: None for the picture as it is; for a grid
+    /// of small cells refused as it is, the enlargement read (the second reading looks
+    /// at it enlarged alike).
+    pub enlarged: Option<Enlargement>,
+}
+
+/// A grid of small cells enlarged to be read: `factor` times, resampled with `filter`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Enlargement {
+    pub factor: u32,
+    pub filter: image::imageops::FilterType,
 }
 
 impl Reading {

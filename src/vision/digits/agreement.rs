@@ -82,7 +82,7 @@ mod tests {
             cells: Vec::new(),
             to_picture: Homography::IDENTITY,
             verdict: Verdict::unjudged(),
-            enlarged: 1,
+            enlarged: None,
         }
     }
 

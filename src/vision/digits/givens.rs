@@ -198,7 +198,7 @@ impl Reader {
             cells,
             to_picture: Homography::grid_to_quad(lattice.corners).unwrap_or(Homography::IDENTITY),
             verdict: Verdict::unjudged(),
-            enlarged: 1,
+            enlarged: None,
         };
         // Groups the rules could not name alone are named with the disputes where
         // exactly one choice of digits for all of them fits (C059 Bold outlined at
@@ -1047,7 +1047,7 @@ mod tests {
             cells,
             to_picture: Homography::IDENTITY,
             verdict: Verdict::unjudged(),
-            enlarged: 1,
+            enlarged: None,
         }
     }
 

@@ -133,7 +133,7 @@ pub fn read_with_mesh(
         cells: cell_readings,
         to_picture,
         verdict: Verdict::unjudged(),
-        enlarged: 1,
+        enlarged: None,
     };
     let reading = big_enough(reading)?;
     // A photo of a printed puzzle has one solution: several means a digit was missed.

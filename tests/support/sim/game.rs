@@ -414,7 +414,7 @@ impl Game {
             cells,
             to_picture: Homography::grid_to_quad(self.corners).expect("corners make a quad"),
             verdict: Verdict::of(&grid, &[]),
-            enlarged: 1,
+            enlarged: None,
         }
     }
 
