@@ -81,10 +81,11 @@ fn debug_writes_a_picture_of_each_stage() {
 
 #[test]
 fn debug_writes_each_enlarged_read_into_its_own_folder() {
-    // Noto Kufi Arabic Thin at 14 px cells: refused as it is, then read enlarged, in
-    // turn 2 and 3 times with Lanczos and 2 and 3 times with Catmull-Rom, which reads it.
+    // Lato Hairline at 12 px cells: refused as it is, then read enlarged, in turn 2 and
+    // 3 times with Lanczos and 2 and 3 times with Catmull-Rom, and refused still (its
+    // strokes that tell a 2 from a 7 are not in the picture).
     let picture = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/typefaces/holdout/oled-notokufiarabicthin-100-14.png");
+        .join("fixtures/typefaces/holdout2/oled-lato-100-12.png");
     let dir = tempfile::tempdir().unwrap();
     let o = bot(&[
         "read",
@@ -92,11 +93,9 @@ fn debug_writes_each_enlarged_read_into_its_own_folder() {
         "--debug",
         dir.path().to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        String::from_utf8(o.stdout).unwrap().trim_end(),
-        "..4..23..85..6.4..........1.8.7...6......5.8...3.4.......5...7...1..62...9..2...."
-    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("could not be read"), "{}", stderr(&o));
     let width = |sub: &str| {
         image::open(dir.path().join(sub).join("3-read.png"))
             .unwrap_or_else(|e| panic!("{sub}: {e}"))

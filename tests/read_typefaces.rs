@@ -141,7 +141,8 @@ const HOLDOUT_READ_EXACTLY: &[&str] = &[
     // 40 px, 3 dots wide.
     "dots-hack-700-40.png",
     // Read since stop 46, enlarged 3 times with Catmull-Rom, where Lanczos cuts its
-    // faint blue 6s in pieces: Noto Kufi Arabic Thin at 14 px.
+    // faint blue 6s in pieces: Noto Kufi Arabic Thin at 14 px (confirmed once a glyph
+    // group Tesseract cannot read is tried again scaled with Lanczos).
     "oled-notokufiarabicthin-100-14.png",
 ];
 
@@ -516,10 +517,6 @@ const UNCONFIRMED: &[&str] = &[
     // ... and Fantasque Sans Mono's dots at 22 px, read enlarged twice; the second
     // reading, at that size, does not repeat its 8s and 9s on other glyphs.
     "dots-fantasquesansmono-700-22.png",
-    // Stop 46: Noto Kufi Arabic Thin at 14 px, read enlarged 3 times (Catmull-Rom), its
-    // 8s the shape model's against Tesseract's 5s, named by the rules; the second
-    // reading's Tesseract reads them as 5s again.
-    "oled-notokufiarabicthin-100-14.png",
 ];
 
 /// Cells that hold a digit yet are read as proven empty (not doubtful), in pictures

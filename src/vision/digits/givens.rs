@@ -724,7 +724,7 @@ impl Reader {
         });
         for &i in order.iter().take(3) {
             let Some(g) = givens[i] else { continue };
-            if let Some(r) = self.ocr.read_digit(&g.dark_on_light()) {
+            if let Some(r) = self.ocr.read_digit_hard(&g.dark_on_light()) {
                 votes.push((r.digit, r.confidence));
                 // Two agreeing votes settle it; one confident vote on a lone glyph too.
                 if votes.iter().filter(|v| v.0 == r.digit).count() >= 2

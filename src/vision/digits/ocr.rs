@@ -6,6 +6,7 @@
 //! whitelisted, page mode "single character". They are handed over in memory as PNM,
 //! with no temporary files. An empty or two-character answer is "unknown", never "empty".
 
+use image::imageops::FilterType;
 use image::{imageops, GrayImage, Luma};
 use leptess::{LepTess, Variable};
 
@@ -124,8 +125,19 @@ impl Ocr {
     /// Reads one digit from a dark-on-light glyph image cropped to its ink. `None` when
     /// Tesseract returns nothing, several characters, or something other than 1-9.
     pub fn read_digit(&mut self, glyph: &GrayImage) -> Option<OcrDigit> {
-        self.read_at(glyph, DIGIT_HEIGHT, "10")
-            .or_else(|| self.read_at(glyph, DIGIT_HEIGHT + 12, "13"))
+        self.read_at(glyph, DIGIT_HEIGHT, "10", FilterType::Triangle)
+            .or_else(|| self.read_at(glyph, DIGIT_HEIGHT + 12, "13", FilterType::Triangle))
+    }
+
+    /// [`Ocr::read_digit`], and where that reads nothing, once more with the glyph
+    /// scaled to 36 px by Lanczos: OpenCV's Hershey Simplex 7s and 9s (via-sudoku's
+    /// givens), which Tesseract reads only so. For naming a glyph group in the first
+    /// reading, whose digit the classifier then checks; the second reading keeps to
+    /// [`Ocr::read_digit`] (with this try it read a seven-segment screenshot's digits
+    /// otherwise, and the bot would have refused a game it plays).
+    pub fn read_digit_hard(&mut self, glyph: &GrayImage) -> Option<OcrDigit> {
+        self.read_digit(glyph)
+            .or_else(|| self.read_at(glyph, DIGIT_HEIGHT + 8, "10", FilterType::Lanczos3))
     }
 
     /// Reads a line of distinct glyphs in one call (see [`line_of`]). `None` unless
@@ -162,7 +174,7 @@ impl Ocr {
                 picture,
                 picture.width() * 2,
                 picture.height() * 2,
-                imageops::FilterType::CatmullRom,
+                FilterType::CatmullRom,
             )
         } else {
             picture.clone()
@@ -183,8 +195,14 @@ impl Ocr {
         Some(text)
     }
 
-    fn read_at(&mut self, glyph: &GrayImage, height: u32, psm: &str) -> Option<OcrDigit> {
-        let crop = prepare(glyph, height);
+    fn read_at(
+        &mut self,
+        glyph: &GrayImage,
+        height: u32,
+        psm: &str,
+        filter: FilterType,
+    ) -> Option<OcrDigit> {
+        let crop = prepare_with(glyph, height, filter);
         let engine = self.engine().ok()?;
         let _ = engine.set_variable(Variable::TesseditPagesegMode, psm);
         engine.set_image_from_mem(&to_pnm(&crop)).ok()?;
@@ -216,10 +234,15 @@ impl Drop for Ocr {
 /// canvas at least as wide as 0.7 of its height (a lone narrow "1" on a tight canvas is
 /// often read as nothing), with [`PADDING`] px of margin.
 pub fn prepare(glyph: &GrayImage, height: u32) -> GrayImage {
+    prepare_with(glyph, height, FilterType::Triangle)
+}
+
+/// [`prepare`], scaled with `filter`.
+fn prepare_with(glyph: &GrayImage, height: u32, filter: FilterType) -> GrayImage {
     let (w, h) = glyph.dimensions();
     let scale = height as f32 / h.max(1) as f32;
     let nw = ((w as f32 * scale).round() as u32).max(1);
-    let scaled = imageops::resize(glyph, nw, height, imageops::FilterType::Triangle);
+    let scaled = imageops::resize(glyph, nw, height, filter);
     let canvas_w = nw.max(height * 7 / 10) + 2 * PADDING;
     let mut out = GrayImage::from_pixel(canvas_w, height + 2 * PADDING, Luma([255]));
     imageops::overlay(
