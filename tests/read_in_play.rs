@@ -56,13 +56,19 @@ fn a_given_under_a_terminals_cursor_block_is_read_and_confirmed() {
     // play-sudoku (curses in xterm) starts its cursor on r1c1, here a given 6 in
     // inverse video: 13 px in a 50 px cell, inside the black block. It was doubtful,
     // and the bot refused the puzzle (stop 44's loaded zoo).
-    let mut reader = Reader::new().expect("Tesseract starts");
-    let screen = fixture("play-sudoku-cursor-on-given.png");
-    let read = reader.read(&screen, None).expect("the puzzle reads");
-    assert_eq!(
-        read.grid.to_line(),
-        "674..23.93.84.65....978342...62489..4...69832.9...56.17.19542.3...63........2.7.4"
+    reads_and_confirms(
+        "play-sudoku-cursor-on-given.png",
+        "674..23.93.84.65....978342...62489..4...69832.9...56.17.19542.3...63........2.7.4",
     );
+}
+
+/// A fresh reader reads the fixture `name` as `line`, and the second reading the bot
+/// asks for before it types confirms every digit.
+fn reads_and_confirms(name: &str, line: &str) {
+    let mut reader = Reader::new().expect("Tesseract starts");
+    let screen = fixture(name);
+    let read = reader.read(&screen, None).expect("the puzzle reads");
+    assert_eq!(read.grid.to_line(), line);
     let unconfirmed = reader.confirm(&screen, &read).expect("confirm runs");
     assert!(unconfirmed.is_empty(), "unconfirmed: {unconfirmed:?}");
 }
@@ -73,13 +79,8 @@ fn opencvs_sevens_and_nines_are_read_in_a_puzzle_with_several_solutions() {
     // cannot settle a digit only the classifier and the shape model named. Its Hershey
     // Simplex 7s and 9s, Tesseract read only scaled otherwise; the bot refused 3 of 4
     // such boards in stop 46's zoo.
-    let mut reader = Reader::new().expect("Tesseract starts");
-    let screen = fixture("via-sudoku-sevens-nines.png");
-    let read = reader.read(&screen, None).expect("the puzzle reads");
-    assert_eq!(
-        read.grid.to_line(),
-        ".3....785.5..4....2.6........8..9.....7...6...1..8..7..........3...9.45.......2.."
+    reads_and_confirms(
+        "via-sudoku-sevens-nines.png",
+        ".3....785.5..4....2.6........8..9.....7...6...1..8..7..........3...9.45.......2..",
     );
-    let unconfirmed = reader.confirm(&screen, &read).expect("confirm runs");
-    assert!(unconfirmed.is_empty(), "unconfirmed: {unconfirmed:?}");
 }
