@@ -12,7 +12,12 @@
 #       by the game. Prints the run-by-run table ($ZOO_OUT/runs.md), then one row per
 #       game with the total line ($ZOO_OUT/table.md: markdown, ready for the README);
 #       logs and screenshots go to $ZOO_OUT (out/zoo). --load keeps both cores busy
-#       (stress-ng) during the runs.
+#       (stress-ng) during the runs. A game whose file sets ZOO_EXPECT=refuse (a
+#       sudoku variant this version does not play) is one the bot must refuse: its runs
+#       count apart ("no claim": the bot exited non-zero and the game is not solved), and
+#       a game that sets ZOO_RULE_CONTROL=MODE gets a third control (control ×, the
+#       player in MODE: an answer that breaks only the variant's rule; must not be
+#       judged solved).
 #   scripts/zoo.sh --open GAME           start the game on a display of its own, print
 #                                        DISPLAY and the window title, and keep it open
 #                                        until Ctrl+C (to try the bot on it by hand)
@@ -52,7 +57,10 @@ for g in "${games[@]}"; do
   [[ -f $here/zoo/games/$g.sh ]] || { echo "zoo: no game \"$g\" (scripts/zoo.sh --list)" >&2; exit 2; }
 done
 
-printenv_kind() { printf '%s\t%s\n' "$ZOO_KIND" "${ZOO_VERDICT:-}"; }
+# Kind, verdict, what the bot must do (solve, or refuse: ZOO_EXPECT) and the player's
+# mode for the control of the variant's rule (ZOO_RULE_CONTROL), split by \x1f (not a
+# blank: an empty field stays a field).
+printenv_kind() { printf '%s\x1f%s\x1f%s\x1f%s\n' "$ZOO_KIND" "${ZOO_VERDICT:-}" "${ZOO_EXPECT:-solve}" "${ZOO_RULE_CONTROL:-}"; }
 needs_present() {
   local f
   for f in "${ZOO_NEEDS[@]}"; do
@@ -97,9 +105,10 @@ render_tables() {
   # README-ready) with the total. The load flag and the bot are those of the run
   # ($ZOO_OUT/run.txt).
   {
-    echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved | game model |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|"
-    sed 's/|/\//g; s/\t/ | /g; s/^/| /; s/$/ |/' "$results"
+    echo "| game | kind | control + | control − | run | the game's verdict | bot exit | bot's last line | seconds | truthfully solved | game model | the bot must | control × |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    # Rows of an older results.tsv (11 fields) get the two last cells: solve, -.
+    awk -F'\t' -v OFS='\t' 'NF == 11 { $12 = "solve"; $13 = "-" } 1' "$results" | sed 's/|/\//g; s/\t/ | /g; s/^/| /; s/$/ |/'
   } >"$ZOO_OUT/runs.md"
   local run_load run_bot run_when run_loadavg
   { read -r run_load; read -r run_bot; read -r run_when; read -r run_loadavg; } <"$ZOO_OUT/run.txt"
@@ -108,41 +117,73 @@ render_tables() {
 import math, statistics, sys
 results, games, when, loadavg, load, bot = sys.argv[1:]
 text = lambda path: open(path, encoding="utf-8", errors="replace").read()
-info = {g: (k, v) for g, k, v in (l.split("\t") for l in text(games).splitlines() if l)}
-rows = [l.split("\t") for l in text(results).splitlines() if l]
+info = {f[0]: (f[1], f[2]) for f in (l.split("\t") for l in text(games).splitlines() if l)}
+# results.tsv: 11 fields, then (since the variants) what the bot must do and control ×.
+rows = [(l.split("\t") + ["solve", "-"])[:13] for l in text(results).splitlines() if l]
+refuse = [r for r in rows if r[11] == "refuse"]
+rows = [r for r in rows if r[11] != "refuse"]
 def cell(text, n=110):
     text = text.replace("|", "/").strip()
     return text if len(text) <= n else text[: n - 3] + "..."
 print(f"The zoo, run ending {when}: load average {loadavg} (1, 5, 15 min)" + (", both cores kept busy (stress-ng --cpu 2)" if load == "1" else "")
       + f"; the bot: {bot}.")
 print()
-print("| game | kind | the game's verdict | control + | control − | solved truthfully | seconds (median of solved) | the bot's last line when not solved |")
-print("|---|---|---|---|---|---|---|---|")
-order, good_games = [], 0
-for r in rows:
-    if r[0] not in order:
-        order.append(r[0])
-for g in order:
-    runs = [r for r in rows if r[0] == g]
-    dealt = [r for r in runs if r[9] != "no game"]
-    solved = [r for r in dealt if r[9] == "yes"]
-    secs = [float(r[8]) for r in solved if r[8] not in ("", "-")]
-    failed = [r for r in dealt if r[9] != "yes"]
-    why = ""
-    if failed:
-        r = failed[-1]
-        why = r[7] if r[6] != "0" else f"the bot exited 0; the game: {r[5]}"
-    count = f"{len(solved)} of {len(dealt)}" + (f" ({len(runs) - len(dealt)} dealt no puzzle)" if len(runs) > len(dealt) else "")
-    if dealt and len(solved) == len(dealt):
-        good_games += 1
-    kind, verdict = info.get(g, ("", ""))
-    print(f"| {g} | {cell(kind)} | {cell(verdict)} | {cell(runs[0][2], 40)} | {cell(runs[0][3], 40)} | {count} | "
-          + (f"{statistics.median(secs):.1f}" if secs else "-") + f" | {cell(why)} |")
-print()
-total = len(order)
-print(f"**{good_games} of {total} games solved truthfully** in every run "
-      f"({sum(r[9] == 'yes' for r in rows)} of {sum(r[9] != 'no game' for r in rows)} runs; "
-      f"≥90% needs {math.ceil(0.9 * total)} of {total} games).")
+# A run of variants alone has no table of games to solve.
+if rows or not refuse:
+    print("| game | kind | the game's verdict | control + | control − | solved truthfully | seconds (median of solved) | the bot's last line when not solved |")
+    print("|---|---|---|---|---|---|---|---|")
+    order, good_games = [], 0
+    for r in rows:
+        if r[0] not in order:
+            order.append(r[0])
+    for g in order:
+        runs = [r for r in rows if r[0] == g]
+        dealt = [r for r in runs if r[9] != "no game"]
+        solved = [r for r in dealt if r[9] == "yes"]
+        secs = [float(r[8]) for r in solved if r[8] not in ("", "-")]
+        failed = [r for r in dealt if r[9] != "yes"]
+        why = ""
+        if failed:
+            r = failed[-1]
+            why = r[7] if r[6] != "0" else f"the bot exited 0; the game: {r[5]}"
+        count = f"{len(solved)} of {len(dealt)}" + (f" ({len(runs) - len(dealt)} dealt no puzzle)" if len(runs) > len(dealt) else "")
+        if dealt and len(solved) == len(dealt):
+            good_games += 1
+        kind, verdict = info.get(g, ("", ""))
+        print(f"| {g} | {cell(kind)} | {cell(verdict)} | {cell(runs[0][2], 40)} | {cell(runs[0][3], 40)} | {count} | "
+              + (f"{statistics.median(secs):.1f}" if secs else "-") + f" | {cell(why)} |")
+    print()
+    total = len(order)
+    print(f"**{good_games} of {total} games solved truthfully** in every run "
+          f"({sum(r[9] == 'yes' for r in rows)} of {sum(r[9] != 'no game' for r in rows)} runs; "
+          f"≥90% needs {math.ceil(0.9 * total)} of {total} games).")
+if refuse:
+    # Variants this version does not play: each run must end with no claim (the bot
+    # exited non-zero, the game not solved) or, were it to play them, truthfully solved;
+    # never a claim of solved that the game denies.
+    if rows:
+        print()
+    print("Variants the bot must refuse" + (" (not counted above):" if rows else ":"))
+    print()
+    print("| game | the game's verdict | control + | control − | control × | runs with no false claim | the bot's last line (last run) |")
+    print("|---|---|---|---|---|---|---|")
+    vorder = []
+    for r in refuse:
+        if r[0] not in vorder:
+            vorder.append(r[0])
+    good_variants = 0
+    for g in vorder:
+        runs = [r for r in refuse if r[0] == g]
+        dealt = [r for r in runs if r[9] != "no game"]
+        fine = [r for r in dealt if r[9] in ("no claim", "yes")]
+        if dealt and len(fine) == len(dealt):
+            good_variants += 1
+        last = runs[-1]
+        why = last[7] if last[6] != "0" or last[9] == "yes" else f"the bot exited 0 (claimed solved); the game: {last[5]}"
+        print(f"| {g} | {cell(info.get(g, ('', ''))[1])} | {cell(runs[0][2], 40)} | {cell(runs[0][3], 40)} | {cell(runs[0][12], 40)} | "
+              f"{len(fine)} of {len(dealt)} | {cell(why)} |")
+    print()
+    print(f"**{good_variants} of {len(vorder)} variants never claimed solved falsely** in every run.")
 PY
 echo
 cat "$ZOO_OUT/runs.md"
@@ -215,6 +256,7 @@ bash_episode() {
 }
 control_right() { zoo_player right >&2; }
 control_wrong() { zoo_player wrong >&2; }
+control_rule() { zoo_player "$ZOO_RULE_CONTROL" >&2; }
 bot_run() {
   local start end rc log=$ZOO_RUN/bot.log
   start=$(date +%s.%N)
@@ -255,9 +297,9 @@ fi
 
 bad_controls=0
 for g in "${games[@]}"; do
-  IFS=$'\t' read -r kind judge < <(in_game "$g" printenv_kind)
-  printf '%s\t%s\t%s\n' "$g" "$kind" "$judge" >>"$ZOO_OUT/games.tsv"
-  cplus=- cminus=-
+  IFS=$'\x1f' read -r kind judge expect rule_control < <(in_game "$g" printenv_kind)
+  printf '%s\t%s\t%s\t%s\n' "$g" "$kind" "$judge" "$expect" >>"$ZOO_OUT/games.tsv"
+  cplus=- cminus=- crule=-
   if ((controls)); then
     zoo_log "$g: positive control"
     v=$(episode "$g" control_right "control-right" | cut -f1)
@@ -267,6 +309,12 @@ for g in "${games[@]}"; do
     v=$(episode "$g" control_wrong "control-wrong" | cut -f1)
     [[ $v == "not solved:"* ]] && cminus=ok || { cminus="FAIL ($v)"; bad_controls=1; }
     zoo_log "$g: negative control: $v"
+    if [[ -n $rule_control ]]; then
+      zoo_log "$g: control of the variant's rule (player: $rule_control)"
+      v=$(episode "$g" control_rule "control-rule" | cut -f1)
+      [[ $v == "not solved:"* ]] && crule=ok || { crule="FAIL ($v)"; bad_controls=1; }
+      zoo_log "$g: control of the variant's rule: $v"
+    fi
   fi
   for r in $(seq "$runs"); do
     zoo_log "$g: bot run $r"
@@ -275,11 +323,14 @@ for g in "${games[@]}"; do
     IFS='|' read -r rc last secs model <<<"${line#*$'\t'}"
     solved=no
     [[ $verdict == solved:* && $rc == 0 ]] && solved=yes
+    # A variant the bot must refuse: "no claim" when it exited non-zero and the game is
+    # not solved (whether it typed nothing, or typed and then did not claim solved).
+    [[ $expect == refuse && $solved == no && $rc != 0 && $verdict != solved:* ]] && solved="no claim"
     # The game never dealt a puzzle (it did not start): not a run of the bot.
     [[ $verdict == "no verdict: the game did not start" ]] && solved="no game"
     zoo_log "$g: run $r: $verdict; bot exit $rc in ${secs}s (model ${model:--}): $last"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "$kind" "$cplus" "$cminus" "$r" \
-      "$verdict" "${rc:--}" "${last:--}" "${secs:--}" "$solved" "${model:--}" >>"$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "$kind" "$cplus" "$cminus" "$r" \
+      "$verdict" "${rc:--}" "${last:--}" "${secs:--}" "$solved" "${model:--}" "${expect:-solve}" "$crule" >>"$results"
   done
 done
 

@@ -16,15 +16,7 @@
 
 use sudoku_bot_testkit as support;
 
-use std::path::Path;
-use std::process::Command;
-use std::sync::Mutex;
-
-/// One game at a time: each brings up its own display and keeps a core busy.
-static TURN: Mutex<()> = Mutex::new(());
-
-/// A row of the zoo's results.tsv (game, kind, control +, control −, run, verdict,
-/// bot exit, bot's last line, seconds, truthfully solved).
+/// A row of the zoo's results.tsv, the fields these tests look at.
 struct Row {
     control_right: String,
     control_wrong: String,
@@ -33,65 +25,15 @@ struct Row {
     last_line: String,
 }
 
-fn zoo(args: &[&str], out: &Path) -> std::process::Output {
-    Command::new("bash")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/zoo.sh"))
-        .args(args)
-        .env("SUDOKU_BOT", support::bot_executable())
-        .env("ZOO_OUT", out)
-        .output()
-        .expect("run scripts/zoo.sh")
-}
-
-/// Runs the game's controls and one bot run; `None` when the game is not installed
-/// (and CI is not set).
+/// Runs the game's controls and one bot run ([`support::zoo::run_game`]).
 fn run_game(game: &str, extra: &[&str]) -> Option<Row> {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let out = tempfile::tempdir().expect("temp dir");
-    let installed = zoo(&["--installed", game], out.path());
-    if !installed.status.success() {
-        let why = String::from_utf8_lossy(&installed.stderr)
-            .trim()
-            .to_string();
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the zoo's game {game} is not installed, and CI is set: {why}"
-        );
-        support::say_skipped(&format!("{why}; the zoo test of {game} did not run"));
-        return None;
-    }
-    let mut args = vec!["--runs", "1"];
-    args.extend_from_slice(extra);
-    args.push(game);
-    let run = zoo(&args, out.path());
-    let log = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&run.stdout),
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let table = std::fs::read_to_string(out.path().join("results.tsv")).unwrap_or_default();
-    let fields: Vec<&str> = table.lines().next().unwrap_or("").split('\t').collect();
-    assert!(
-        fields.len() >= 10,
-        "no result row for {game}; the zoo said:\n{log}"
-    );
-    if let Ok(dir) = std::env::var("SUDOKU_BOT_E2E_SHOTS") {
-        for entry in std::fs::read_dir(out.path())
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            if entry.path().extension().is_some_and(|e| e == "png") {
-                let _ = std::fs::copy(entry.path(), Path::new(&dir).join(entry.file_name()));
-            }
-        }
-    }
+    let f = support::zoo::run_game(game, extra, 10)?;
     Some(Row {
-        control_right: fields[2].into(),
-        control_wrong: fields[3].into(),
-        verdict: fields[5].into(),
-        exit: fields[6].into(),
-        last_line: fields[7].into(),
+        control_right: f[2].clone(),
+        control_wrong: f[3].clone(),
+        verdict: f[5].clone(),
+        exit: f[6].clone(),
+        last_line: f[7].clone(),
     })
 }
 
