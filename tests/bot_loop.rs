@@ -335,8 +335,9 @@ fn several_solutions_read(
 #[test]
 fn several_solutions_read_unsure_but_confirmed_digit_by_digit_are_played() {
     // via-sudoku deals 20-clue boards with several solutions: a second reading that
-    // confirms every digit lets one of them be played.
+    // confirms every digit lets one of them be played (and the game's words prove it).
     let (game, dir, _) = several_solutions_read(5, None);
+    game.borrow_mut().verdict_window = true;
     let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
     let outcome = bot.run_once().unwrap();
     assert!(
@@ -358,18 +359,36 @@ fn several_solutions_read_unsure_are_refused_when_one_digit_is_not_confirmed() {
 // ---- Completion proven by the game's words, never assumed ----------------------------
 
 #[test]
-fn a_puzzle_with_several_solutions_read_with_confidence_is_played() {
+fn a_puzzle_with_several_solutions_is_solved_only_in_the_games_words() {
     let (game, dir, _) = several_solutions_read(0, None);
+    game.borrow_mut().verdict_window = true;
     let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
     let outcome = bot.run_once().unwrap();
     assert!(
-        matches!(outcome, Outcome::Solved { several: true, .. }),
+        matches!(
+            outcome,
+            Outcome::Solved {
+                several: true,
+                verified: sudoku_bot::bot::Verification::Message { .. },
+                ..
+            }
+        ),
         "{outcome:?}"
     );
     assert!(game.borrow().is_solved());
+}
+
+#[test]
+fn a_puzzle_with_several_solutions_the_game_says_nothing_of_is_not_claimed_solved() {
+    // Solo's X-sudoku read as a classic one has several solutions: the grid holding
+    // one of them proves nothing when the game may play by other rules.
+    let (game, dir, _) = several_solutions_read(0, None);
+    let (mut bot, _, _) = sim::bot(&game, sim::quick_config(dir.path()), false);
+    let err = bot.run_once().unwrap_err().to_string();
     assert!(
-        sudoku_bot::bot::describe(&outcome).contains("several"),
-        "{}",
-        sudoku_bot::bot::describe(&outcome)
+        err.contains("entered all digits; the puzzle has several solutions as read, so the game may use other rules; the game did not confirm"),
+        "{err}"
     );
+    assert!(!err.contains("solved:"), "{err}");
+    assert!(game.borrow().is_solved(), "the digits were all entered");
 }

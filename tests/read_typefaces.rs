@@ -4,24 +4,13 @@
 //! picture is read exactly or refused, never misread, and a cell that holds a digit is
 //! never read as empty. The pictures the reader reads exactly today must stay read.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use sudoku_bot::vision::{Method, ReadError, Reader};
 
 /// (picture, grid) of each line of `fixtures/typefaces/<set>/MANIFEST`.
 fn labelled(set: &str) -> Vec<(PathBuf, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/typefaces")
-        .join(set);
-    let text = std::fs::read_to_string(dir.join("MANIFEST")).expect("a MANIFEST");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut parts = l.split_whitespace();
-            let file = parts.next().unwrap();
-            (dir.join(file), parts.next().unwrap().to_string())
-        })
-        .collect()
+    sudoku_bot_testkit::labelled(&format!("typefaces/{set}"))
 }
 
 /// Pictures of the tuning set read exactly (the others are refused).

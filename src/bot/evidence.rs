@@ -52,6 +52,9 @@ const FAILURE: &[&str] = &[
     "oops",
 ];
 
+/// Words of success that count only as whole words ("Win!", never "window").
+const SUCCESS_WORDS: &[&str] = &[" win "];
+
 /// Words of success.
 const SUCCESS: &[&str] = &[
     "congratulation",
@@ -91,7 +94,7 @@ pub fn classify(text: &str) -> GameSays {
     if FAILURE.iter().any(|w| rest.contains(w)) {
         return GameSays::Failure;
     }
-    if SUCCESS.iter().any(|w| plain.contains(w)) {
+    if SUCCESS.iter().any(|w| plain.contains(w)) || SUCCESS_WORDS.iter().any(|w| rest.contains(w)) {
         return GameSays::Success;
     }
     GameSays::Unknown

@@ -43,6 +43,7 @@ mod evidence;
 mod fingerprint;
 mod learn;
 mod look;
+pub mod marks;
 mod memory;
 mod pace;
 mod play;
@@ -62,7 +63,8 @@ pub use memory::ARROWS_SEEN_HARMLESS;
 
 /// Reads a grid from a picture; [`crate::vision::Reader`] is the real one.
 pub trait GridReader {
-    /// Reads the grid, using (and adding to) what the reader learnt from earlier pictures.
+    /// Reads the grid, using (and adding to) what the reader learnt from earlier pictures:
+    /// the first reading, not yet accepted ([`crate::vision::acceptance::accepted`] decides, on [`GridReader::confirm`]).
     fn read(&mut self, picture: &DynamicImage, debug: Option<&Path>) -> Result<Reading, ReadError>;
     /// Reads the grid without anything learnt earlier, and keeps nothing learnt.
     fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError>;
@@ -86,8 +88,10 @@ pub trait GridReader {
 }
 
 impl GridReader for Reader {
+    /// The first reading: the bot accepts it by the one rule
+    /// ([`crate::vision::acceptance::accepted`]) before acting on it.
     fn read(&mut self, picture: &DynamicImage, debug: Option<&Path>) -> Result<Reading, ReadError> {
-        Reader::read(self, picture, debug)
+        Reader::read_unconfirmed(self, picture, debug)
     }
     fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
         Reader::read_fresh(self, picture)
@@ -194,6 +198,14 @@ pub enum BotError {
         response: String,
         picture: Option<PathBuf>,
     },
+    /// The grid reads as the solution played, and the game draws some of its digits in
+    /// a colour seen on neither the givens nor the typed digits: errors by its rules.
+    #[error("entered all digits, but the game marks {} as errors (drawn in rgb({}, {}, {}), a colour not on its givens or typed digits): not solved", cell_names(.cells), .colour[0], .colour[1], .colour[2])]
+    ErrorMarks { cells: Vec<usize>, colour: [u8; 3] },
+    /// The grid reads as a solution of a puzzle that has several as read, and the game
+    /// said nothing: it may play by other rules (a variant), so nothing proves it solved.
+    #[error("entered all digits; the puzzle has several solutions as read, so the game may use other rules; the game did not confirm{}", said(.words))]
+    OneOfSeveral { words: String },
     #[error("cannot write the moves: {0}")]
     Output(std::io::Error),
 }
@@ -203,6 +215,15 @@ fn cells_suffix(cells: &[usize]) -> String {
         String::new()
     } else {
         format!(" (doubtful cells: {})", cell_names(cells))
+    }
+}
+
+/// What the window's words said, for an error that ends on them ("" for no words).
+fn said(words: &str) -> String {
+    if words.trim().is_empty() {
+        String::new()
+    } else {
+        format!(" (the window's text reads {})", evidence::quote(words))
     }
 }
 
@@ -445,7 +466,9 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                     | BotError::FocusLost(_)
                     | BotError::NotVerified { .. }
                     | BotError::GameSaysWrong { .. }
-                    | BotError::Unconfirmed { .. }),
+                    | BotError::Unconfirmed { .. }
+                    | BotError::OneOfSeveral { .. }
+                    | BotError::ErrorMarks { .. }),
                 ) => {
                     warn!("{e}");
                     self.last_seen = None;
@@ -487,19 +510,12 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
 /// One line for the log about a finished job.
 pub fn describe(outcome: &Outcome) -> String {
     match outcome {
+        // Only a puzzle with one solution is proven solved by its grid (verify.rs).
         Outcome::Solved {
             moves,
             verified: Verification::GridRead,
-            several,
             ..
-        } => {
-            let which = if *several {
-                " played (the puzzle has several; this is one of them)"
-            } else {
-                ""
-            };
-            format!("solved: entered {moves} digits; the grid reads as the solution{which}")
-        }
+        } => format!("solved: entered {moves} digits; the grid reads as the solution"),
         Outcome::Solved {
             moves,
             verified: Verification::Message { from, words },

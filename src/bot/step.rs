@@ -18,6 +18,7 @@ use crate::config::SeveralSolutions;
 use crate::grid::{Grid, Verdict};
 use crate::input::Input;
 use crate::screen::{Screen, WindowView};
+use crate::vision::acceptance::accepted;
 use crate::vision::{ReadError, Reading};
 
 /// A stage's answer: go on with its result, or end the pass with this step.
@@ -276,17 +277,15 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             ReadError::Engine(e) => BotError::Reader(e),
             other => BotError::Reader(other.to_string()),
         })?;
-        if unconfirmed.is_empty() {
+        // The one rule that accepts a reading, as `read`, `overlay` and `eval` apply it.
+        let Err(ReadError::Doubtful { reason, cells, .. }) = accepted(reading.clone(), unconfirmed)
+        else {
             return Ok(());
-        }
+        };
         let all: Vec<usize> = (0..81).collect();
         self.reader.forget(reading, &all);
-        let reason = format!(
-            "a second reading does not confirm {} of the digits read",
-            unconfirmed.len()
-        );
         self.last_reason = reason.clone();
-        Err(self.refusal(reason, unconfirmed, picture, reading, seen))
+        Err(self.refusal(reason, cells, picture, reading, seen))
     }
 
     /// The error that refuses a reading, with the picture of its doubtful cells saved.

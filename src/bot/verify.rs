@@ -42,6 +42,9 @@ struct Verifying {
     /// The window's own words after play, when the grid was gone or covered: what
     /// the error names when nothing proves the puzzle solved.
     window_words: Option<Message>,
+    /// The grid holds the solution played of a puzzle that has several as read: only
+    /// the game's words can prove it solved (it may play by other rules, a variant).
+    holds_one_of_several: bool,
 }
 
 impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
@@ -70,6 +73,7 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             words_before: None,
             window_seen: None,
             window_words: None,
+            holds_one_of_several: false,
         };
         let mut entered_rounds = 0;
         // A game whose answers to the first moves were seen (learning) gets a first look
@@ -156,9 +160,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
             }
             v.map = CellMap::new(&reading, view.window.rect, region, &self.config);
             if let Some(verified) =
-                self.holds_the_solution(&mut v, &reading, puzzle, solution, several)?
+                self.holds_the_solution(&mut v, (&reading, &picture), puzzle, solution, several)?
             {
                 return Ok(Some(verified));
+            }
+            if v.holds_one_of_several {
+                // Nothing to enter again: the game's words are awaited.
+                continue;
             }
             if entered_rounds >= rounds {
                 break;
@@ -262,13 +270,13 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     }
 
     /// Whether the grid read holds the solution played: the proof, unless the game
-    /// said the grid is wrong. Then, when the puzzle has `several` solutions, another
+    /// said the grid is wrong or marks digits as errors by their colour ([`super::marks`]). Then, when the puzzle has `several` solutions, another
     /// one is played instead (the cells to enter again noted); else the game's words
     /// are the error.
     fn holds_the_solution(
         &mut self,
         v: &mut Verifying,
-        reading: &Reading,
+        (reading, picture): (&Reading, &DynamicImage),
         puzzle: &Grid,
         solution: &mut Grid,
         several: bool,
@@ -276,14 +284,30 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
         v.wrong = (0..81)
             .filter(|&i| reading.grid.cells()[i] != solution.cells()[i])
             .collect();
+        v.holds_one_of_several = false;
         if !v.wrong.is_empty() {
             return Ok(None);
+        }
+        // Digits the game draws in a colour of errors: not solved, whatever the grid.
+        let (marked, colour) = super::marks::error_marks(picture, reading, puzzle);
+        if !marked.is_empty() {
+            return Err(BotError::ErrorMarks {
+                cells: marked,
+                colour,
+            });
         }
         let Some(m) = v
             .message
             .as_ref()
             .filter(|m| m.verdict == GameSays::Failure)
         else {
+            if several {
+                // The grid shows a solution, not the only one: the game may use other
+                // rules (a variant), so only its words can say the puzzle is solved.
+                v.holds_one_of_several = true;
+                v.last_problem = "the grid reads as the solution played, one of several".into();
+                return self.window_words_say(v);
+            }
             info!("verified: the grid reads as the solution");
             return Ok(Some(Verification::GridRead));
         };
@@ -365,6 +389,11 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
     fn not_verified(&self, v: Verifying, rounds: u32) -> BotError {
         if let Some(m) = &v.message {
             return self.message_error(m);
+        }
+        if v.holds_one_of_several {
+            return BotError::OneOfSeveral {
+                words: v.window_words.map(|m| m.words).unwrap_or_default(),
+            };
         }
         if !v.wrong.is_empty() {
             return BotError::NotVerified {

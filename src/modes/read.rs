@@ -19,6 +19,9 @@ struct ReadingJson<'a> {
     /// top-left, top-right, bottom-right, bottom-left, in picture pixels
     corners: &'a [Point; 4],
     cells: Vec<CellJson<'a>>,
+    /// Whether the reading was accepted ([`crate::vision::acceptance`]): false for a
+    /// reading reported as seen and refused, by the first reading or the second.
+    confirmed: bool,
     /// Why the reading was refused (absent for a reading given as an answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
@@ -51,6 +54,7 @@ pub fn run(image: &Path, json: bool, debug: Option<&Path>) -> anyhow::Result<Exi
             reading,
         }) if json => {
             let mut doc = to_json(&reading);
+            doc.confirmed = false;
             doc.error = Some(reason.clone());
             doc.doubtful = Some(cells.iter().map(|&i| crate::grid::cell_name(i)).collect());
             print_json(&doc)?;
@@ -98,6 +102,7 @@ fn to_json(reading: &Reading) -> ReadingJson<'_> {
     ReadingJson {
         grid: reading.grid.to_line(),
         corners: &reading.corners,
+        confirmed: true,
         error: None,
         doubtful: None,
         cells: reading

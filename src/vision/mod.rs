@@ -12,10 +12,11 @@
 //!    rules; the givens of a screenshot; where two readings agree).
 //! 5. [`photo`]: the photo path (a printed grid's outline and lines, cells classified).
 //! 6. [`reader`]: the entry point, [`Reader`], which tells a screenshot from a photo
-//!    ([`picture`]) and runs one path or both; [`debug`] draws each stage.
+//!    ([`picture`]) and runs one path or both; the second reading ([`confirm`]) and the
+//!    one rule that accepts a reading ([`acceptance`]); [`debug`] draws each stage.
 //!
 //! Build a [`Reader`] once (it starts the OCR engine), then call [`Reader::read`] on
-//! each picture. The result, a [`Reading`], holds the grid and where every cell lies in
+//! each picture: it gives a reading only when the second reading confirms every digit. The result, a [`Reading`], holds the grid and where every cell lies in
 //! the picture, so callers can click cells or draw into them.
 
 pub mod geometry;
@@ -29,10 +30,13 @@ pub mod digits;
 
 pub mod photo;
 
+pub mod acceptance;
+mod confirm;
 pub mod debug;
 mod enlarged;
 mod picture;
 pub mod reader;
+pub mod variant;
 
 pub use digits::{Reader, ReaderOptions};
 pub use geometry::{Point, Rect};

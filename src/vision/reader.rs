@@ -15,7 +15,6 @@ use image::DynamicImage;
 use super::digits::agreement::{disagreement, few_contradictions};
 use super::digits::classifier::DigitClassifier;
 use super::digits::readers::Reader;
-use super::digits::rules::only_fit;
 use super::geometry::Rect;
 use super::glyphs::signature::Signature;
 use super::glyphs::{doubt_lone_marks, find_glyphs, given_height_threshold, Glyph};
@@ -23,13 +22,12 @@ use super::locate::regions::Regions;
 use super::locate::{locate_screen_grid, Lattice};
 pub use super::picture::looks_like_photo;
 use super::picture::{
-    neighbour_shares, place_reading, placed, rgb_of, scaled, shrink, MAX_PICTURE_PIXELS,
-    NOISE_CLOSE_SHARE, PHOTO_EQUAL_SHARE, PHOTO_ONLY_PIXELS, PHOTO_WORK_PIXELS,
+    neighbour_shares, placed, rgb_of, scaled, shrink, MAX_PICTURE_PIXELS, NOISE_CLOSE_SHARE,
+    PHOTO_EQUAL_SHARE, PHOTO_ONLY_PIXELS, PHOTO_WORK_PIXELS,
 };
 use super::reading::{ReadError, Reading};
+use super::variant::variant_of;
 use super::{debug, enlarged, photo};
-use crate::grid::Grid;
-use crate::solver::is_proper_puzzle;
 
 impl Reader {
     /// The words in a picture of screen text (a message window, a banner), one line.
@@ -38,22 +36,22 @@ impl Reader {
         Ok(self.ocr.read_words(&picture.to_luma8()).unwrap_or_default())
     }
 
-    /// Reads `picture` as [`Reader::read`] does, but without the glyphs learnt from
-    /// earlier pictures, and keeps nothing learnt from this one: a reading that cannot
+    /// Reads `picture` as [`Reader::read_unconfirmed`] does, but without the glyphs
+    /// learnt from earlier pictures, and keeps nothing learnt from this one: a reading that cannot
     /// agree with an earlier one merely because it remembers it.
     pub fn read_fresh(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
         let known = std::mem::take(&mut self.known);
-        let result = self.read(picture, None);
+        let result = self.read_unconfirmed(picture, None);
         self.known = known;
         result
     }
 
-    /// Reads `picture` as [`Reader::read`] does, in the middle of play, where a clash is
+    /// Reads `picture` as [`Reader::read_unconfirmed`] does, in the middle of play, where a clash is
     /// the game's doing (a digit typed into the wrong cell) more often than a misread:
     /// a doubtful reading forgets none of the glyph looks learnt before it, and adds none.
     pub fn read_in_play(&mut self, picture: &DynamicImage) -> Result<Reading, ReadError> {
         let known = self.known.clone();
-        let result = self.read(picture, None);
+        let result = self.read_unconfirmed(picture, None);
         if matches!(result, Err(ReadError::Doubtful { .. })) {
             self.known = known;
         }
@@ -75,122 +73,11 @@ impl Reader {
         }
     }
 
-    /// Reads every digit of `reading` again by a second path that shares nothing with
-    /// the glyph cache, and returns the cells it does not confirm.
-    ///
-    /// The cells are grouped by the digit read and their look; each group's
-    /// second-tallest glyph (another glyph than the one the first reading's Tesseract
-    /// line saw, where the group has one) goes into one fresh Tesseract line. A group
-    /// the line does not confirm is read alone; failing that, the trained classifier
-    /// has the last word. A digit the second path reads differently, or cannot read at
-    /// all, is not confirmed. A reading whose grid the screenshot path does not find
-    /// (within a quarter of a cell of its corners: a photo) is not confirmed at all.
-    /// A reading made of the grid enlarged ([`Reading::enlarged`]) is confirmed on the
-    /// grid enlarged as much: the picture as it is was refused.
-    pub fn confirm(
-        &mut self,
-        picture: &DynamicImage,
-        reading: &Reading,
-    ) -> Result<Vec<usize>, ReadError> {
-        let rgb = picture.to_rgb8();
-        let unconfirmed = match reading.enlarged {
-            Some(e) => {
-                let cell = median_side(reading.cells.iter().map(|c| &c.cell_box));
-                match enlarged::enlarge(&rgb, &reading.corners, cell, e) {
-                    Some((big, origin)) => {
-                        let mut there = reading.clone();
-                        let k = e.factor as f32;
-                        let origin = (-(origin.0 as f32) * k, -(origin.1 as f32) * k);
-                        place_reading(&mut there, k, origin);
-                        self.unconfirmed_in(&big, &there)?
-                    }
-                    None => (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect(),
-                }
-            }
-            None => self.unconfirmed_in(&rgb, reading)?,
-        };
-        Ok(confirmed_by_rules(&reading.grid, unconfirmed))
-    }
-
-    /// [`Reader::confirm`] on the pixels of `rgb`, before the rules have their say: the
-    /// digits not confirmed.
-    fn unconfirmed_in(
-        &mut self,
-        rgb: &image::RgbImage,
-        reading: &Reading,
-    ) -> Result<Vec<usize>, ReadError> {
-        let digits: Vec<usize> = (0..81).filter(|&i| reading.grid.cells()[i] != 0).collect();
-        let (regions, lattice) = locate_screen_grid(rgb);
-        // The same grid: corners within 2 px, or a quarter of a cell (a JPEG screenshot
-        // the photo path read first: its outline is the grid's lines, not the cells').
-        let same_grid = |l: &Lattice| {
-            let slack = (l.cells[40].w.min(l.cells[40].h) / 4.0).max(2.0);
-            l.corners
-                .iter()
-                .zip(&reading.corners)
-                .all(|(a, b)| (a.x - b.x).abs() <= slack && (a.y - b.y).abs() <= slack)
-        };
-        let Some(lattice) = lattice.filter(same_grid) else {
-            return Ok(digits);
-        };
-        let glyphs = find_glyphs(rgb, &regions, &lattice);
-        let mut unconfirmed = Vec::new();
-        let mut groups: Vec<(u8, Signature, Vec<usize>)> = Vec::new();
-        for &i in &digits {
-            let Some(glyph) = glyphs[i].as_ref().filter(|g| !g.doubtful) else {
-                unconfirmed.push(i);
-                continue;
-            };
-            let (d, look) = (reading.grid.cells()[i], Signature::of(&glyph.ink));
-            match groups
-                .iter_mut()
-                .find(|(gd, s, _)| *gd == d && s.alike(&look) && s.distance(&look) <= ONE_LOOK)
-            {
-                Some((_, _, members)) => members.push(i),
-                None => groups.push((d, look, vec![i])),
-            }
-        }
-        if groups.is_empty() {
-            return Ok(unconfirmed);
-        }
-        self.ocr.engine().map_err(ReadError::Engine)?;
-        let samples: Vec<&Glyph> = groups
-            .iter()
-            .map(|(_, _, members)| second_tallest(members, &glyphs))
-            .collect();
-        let images: Vec<image::GrayImage> = samples.iter().map(|g| g.dark_on_light()).collect();
-        let line = if images.len() >= 2 {
-            self.ocr.read_line(&images).map(|(digits, _)| digits)
-        } else {
-            None
-        };
-        for (k, (d, _, members)) in groups.iter().enumerate() {
-            let by_line = line.as_ref().is_some_and(|l| l[k] == *d);
-            let confirmed = by_line || {
-                match self.ocr.read_digit(&images[k]) {
-                    Some(r) if r.confidence >= self.min_confidence => r.digit == *d,
-                    // Tesseract cannot say: the classifier, on the glyph in a cell of
-                    // paper around it, or the shape model.
-                    _ => {
-                        self.classifier_reads(samples[k]) == Some(*d)
-                            || self.shape_is(samples[k], *d)
-                    }
-                }
-            };
-            if !confirmed {
-                tracing::debug!(
-                    "a second reading does not confirm {d} in {}",
-                    crate::grid::cell_names(members)
-                );
-                unconfirmed.extend(members);
-            }
-        }
-        unconfirmed.sort_unstable();
-        Ok(unconfirmed)
-    }
-
-    /// Reads the grid in `picture`. With `debug`, writes stage pictures into that folder.
-    pub fn read(
+    /// Reads the grid in `picture` as the first reading sees it, before the acceptance
+    /// rule ([`Reader::read`], [`Reader::accept`]): what `read --json` reports of a
+    /// refused picture, and what the bot judges before it accepts. With `debug`, writes
+    /// stage pictures into that folder.
+    pub fn read_unconfirmed(
         &mut self,
         picture: &DynamicImage,
         debug_dir: Option<&Path>,
@@ -224,6 +111,9 @@ impl Reader {
                 // finds a grid too, its reading has a say.
                 if let (regions, Some(lattice)) = locate_screen_grid(&rgb) {
                     let screen = self.read_screen(&rgb, &regions, &lattice, None)?;
+                    if let Some(refused) = refused_as_variant(&rgb, &lattice, &screen) {
+                        return Err(refused);
+                    }
                     if let Some(doubt) = few_contradictions(&screen, photo) {
                         return Err(doubt);
                     }
@@ -250,6 +140,10 @@ impl Reader {
             return self.read_photo_path(picture, &rgb, debug_dir);
         };
         let mut screen = self.read_screen(&rgb, &regions, &lattice, debug_dir)?;
+        if let Some(refused) = refused_as_variant(&rgb, &lattice, &screen) {
+            // Final: neither an enlargement nor the photo path reads it as a classic.
+            return Err(refused);
+        }
         if let Err(ReadError::Doubtful { reading, .. }) = &screen {
             if let Some(enlarged) = self.read_enlarged(&rgb, &lattice, reading, debug_dir) {
                 screen = Ok(enlarged);
@@ -373,7 +267,7 @@ impl Reader {
             picture.height()
         );
         let small = picture.resize_exact(w as u32, h as u32, FilterType::Triangle);
-        scaled(self.read(&small, debug_dir), k)
+        scaled(self.read_unconfirmed(&small, debug_dir), k)
     }
 
     fn read_photo_path(
@@ -417,82 +311,30 @@ impl Reader {
     }
 }
 
-/// Glyphs of one digit are one look for the second reading where their bitmaps are
-/// alike and their inks at most this far apart ([`Signature::distance`]): thin strokes
-/// leave the coarse bitmap nearly blank, and Roboto Thin's 2s and 3s at 150 px were one
-/// look, so that a 2 misread as a 3 throughout was confirmed by a 3.
-const ONE_LOOK: f32 = 0.25;
+/// The refusal of a grid that shows a variant ([`variant_of`]), with the reading as
+/// seen (`screen`, the screenshot path's on `lattice`); `None` for a classic grid.
+fn refused_as_variant(
+    rgb: &image::RgbImage,
+    lattice: &Lattice,
+    screen: &Result<Reading, ReadError>,
+) -> Option<ReadError> {
+    let reading = match screen {
+        Ok(r) => r,
+        Err(ReadError::Doubtful { reading, .. }) => reading,
+        Err(_) => return None,
+    };
+    let variant = variant_of(rgb, &lattice.cells, |u, v| reading.to_picture.apply(u, v))?;
+    tracing::debug!("{}", variant.reason());
+    Some(ReadError::Doubtful {
+        reason: variant.reason(),
+        cells: variant.cells(),
+        reading: Box::new(reading.clone()),
+    })
+}
 
 /// The median cell's shorter side, in px.
-fn median_side<'a>(cells: impl Iterator<Item = &'a Rect>) -> f32 {
+pub(super) fn median_side<'a>(cells: impl Iterator<Item = &'a Rect>) -> f32 {
     let mut sides: Vec<f32> = cells.map(|c| c.w.min(c.h)).collect();
     sides.sort_by(f32::total_cmp);
     sides.get(sides.len() / 2).copied().unwrap_or(0.0)
-}
-
-/// The cells the second reading could not confirm, unless the rules confirm them all:
-/// they hold one digit (every other digit was confirmed by reading it), the puzzle has
-/// no clash and exactly one solution, and no other digit fits those cells, together or
-/// any one alone. A digit misread everywhere fails (it clashes with its own kind), and
-/// two digits swapped would leave two digits unconfirmed.
-fn confirmed_by_rules(grid: &Grid, unconfirmed: Vec<usize>) -> Vec<usize> {
-    let Some(&first) = unconfirmed.first() else {
-        return unconfirmed;
-    };
-    let d = grid.cells()[first];
-    let one_digit = d != 0 && unconfirmed.iter().all(|&i| grid.cells()[i] == d);
-    if one_digit
-        && is_proper_puzzle(grid)
-        && only_fit(grid, &unconfirmed)
-        && unconfirmed.iter().all(|&i| only_fit(grid, &[i]))
-    {
-        tracing::debug!(
-            "the rules confirm {d} in {}",
-            crate::grid::cell_names(&unconfirmed)
-        );
-        return Vec::new();
-    }
-    unconfirmed
-}
-
-/// The member of a group with the second-tallest glyph (the tallest when alone): a
-/// glyph the first reading's Tesseract line did not see.
-fn second_tallest<'a>(members: &[usize], glyphs: &'a [Option<Glyph>]) -> &'a Glyph {
-    let mut sorted: Vec<&Glyph> = members.iter().filter_map(|&i| glyphs[i].as_ref()).collect();
-    sorted.sort_by(|a, b| b.bbox.h.total_cmp(&a.bbox.h));
-    sorted
-        .get(1)
-        .or(sorted.first())
-        .copied()
-        .expect("a group has at least one glyph")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_rules_confirm_one_unconfirmed_digit_only_where_nothing_else_fits() {
-        let classic =
-            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-        let grid = Grid::parse(classic).unwrap();
-        let of = |d: u8| {
-            (0..81)
-                .filter(|&i| grid.cells()[i] == d)
-                .collect::<Vec<_>>()
-        };
-        // Every 8 unconfirmed, the rest read twice: the rules confirm the 8s.
-        assert!(confirmed_by_rules(&grid, of(8)).is_empty());
-        // A 7 could be another digit and leave one solution: not confirmed.
-        assert_eq!(confirmed_by_rules(&grid, of(7)), of(7));
-        // Two digits unconfirmed (a swap would look the same): not confirmed.
-        let two: Vec<usize> = of(8).into_iter().chain(of(9)).collect();
-        assert_eq!(confirmed_by_rules(&grid, two.clone()), two);
-        // Every 8 misread as 4: the 4s clash, nothing is confirmed.
-        let mut wrong = grid;
-        for &i in &of(8) {
-            wrong.set(i / 9, i % 9, 4);
-        }
-        assert_eq!(confirmed_by_rules(&wrong, of(8)), of(8));
-    }
 }

@@ -7,12 +7,27 @@ pub mod recorder;
 pub mod scenes;
 pub mod sim;
 pub mod wayland;
+pub mod zoo;
 
 use std::path::PathBuf;
 
 /// The repository's top folder (fixtures, games, config).
 pub fn repository() -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// (picture, grid) of each line of `fixtures/<set>/MANIFEST` (`FILE GRID  # comment`).
+pub fn labelled(set: &str) -> Vec<(PathBuf, String)> {
+    let dir = repository().join("fixtures").join(set);
+    let text = std::fs::read_to_string(dir.join("MANIFEST")).expect("a MANIFEST");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.split_whitespace();
+            let file = parts.next().unwrap();
+            (dir.join(file), parts.next().unwrap().to_string())
+        })
+        .collect()
 }
 
 /// The `sudoku-bot` executable that `cargo test` built beside the test binary running

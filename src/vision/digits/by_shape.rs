@@ -79,6 +79,15 @@ impl Reader {
         unlike
     }
 
+    /// The digit the shape model is sure ([`SURE_SHAPE`]) `glyph` is, if any.
+    pub(in crate::vision) fn shape_sure(&mut self, glyph: &Glyph) -> Option<u8> {
+        let model = self.shapes.get_or_insert_with(ShapeModel::load);
+        model
+            .read(&glyph.ink)
+            .filter(|&(_, p)| p >= SURE_SHAPE)
+            .map(|(d, _)| d)
+    }
+
     /// Whether the shape model is sure ([`SURE_SHAPE`]) that `glyph` is `d`.
     pub(in crate::vision) fn shape_is(&mut self, glyph: &Glyph, d: u8) -> bool {
         let model = self.shapes.get_or_insert_with(ShapeModel::load);
