@@ -165,7 +165,18 @@ impl<S: Screen, R: GridReader, I: Input> Bot<S, R, I> {
                 return Ok(Some(verified));
             }
             if v.holds_one_of_several {
-                // Nothing to enter again: the game's words are awaited.
+                // Nothing to enter again: the game's words are awaited, in its windows,
+                // its window's text or its title ("Web Sudoku - Solved 1").
+                if new_words_say(&start.window.title, &view.window.title) == GameSays::Success {
+                    info!(
+                        "verified: the window's title says {}",
+                        quote(&view.window.title)
+                    );
+                    return Ok(Some(Verification::Message {
+                        from: "the window's title".into(),
+                        words: view.window.title.clone(),
+                    }));
+                }
                 continue;
             }
             if entered_rounds >= rounds {

@@ -107,6 +107,10 @@ impl Screen for X11Screen {
             .reply()
             .map_err(|e| or_gone(e.into()))?;
         let mut window = self.info.clone();
+        // The title as it is now: a game may say "Solved" there.
+        if let Ok(title) = self.x11.title(id) {
+            window.title = title;
+        }
         window.rect = self.x11.client_rect(id).map_err(or_gone)?;
         window.minimized = self.x11.is_hidden(id).map_err(or_gone)?;
         // The window's top-level ancestor (the window manager's frame) is what the

@@ -57,11 +57,12 @@ pub fn variant_of(
     if shaded_diagonals(rgb, cells) {
         return Some(Variant::X);
     }
-    if irregular_regions(cells) {
-        return Some(Variant::Jigsaw);
-    }
+    // Cage lines lie between the cells' boxes too: cages first.
     if caged(rgb, cells, pitch) {
         return Some(Variant::Killer);
+    }
+    if irregular_regions(rgb, cells) {
+        return Some(Variant::Jigsaw);
     }
     None
 }
@@ -136,26 +137,85 @@ fn background(rgb: &RgbImage, cell: &Rect) -> [i32; 3] {
 /// Thick lines apart from thin by at least this many px (Solo's region borders are 2-3
 /// px against 1 px lines).
 const THICKER: f32 = 1.5;
+/// A pixel this far (largest channel difference) from a cell's background is a line's.
+const LINE_INK: i32 = 60;
 /// Lines of the grid (of 16 between rows or columns) broken, at least this many: thick
 /// along some of their 9 segments and thin along others.
 const BROKEN_LINES: usize = 3;
 
-/// Irregular regions: the gaps between neighbouring cells (the lines between them)
-/// split into thin and thick, and several lines of the grid change from thick to thin
-/// along their length, as a jigsaw's region borders wander. A classic grid's lines are
-/// one width end to end however uneven the widths (a scaled or JPEG screenshot).
-fn irregular_regions(cells: &[Rect]) -> bool {
-    // gaps[line][segment]: lines 0..8 between columns, 8..16 between rows.
-    let mut gaps = [[0f32; 9]; 16];
+/// Irregular regions: the lines between neighbouring cells, measured where each pair
+/// of cells meets (the line's pixels in the gap between their boxes, at a third and at
+/// two thirds of their shared side), split into thin and thick, and several lines of the
+/// grid change from thick to thin along their length, as a jigsaw's region borders
+/// wander. A classic grid's lines are one width end to end however uneven the widths (a
+/// scaled or JPEG screenshot). The lattice's boxes alone cannot tell: it sets a line's
+/// gap by its widest stretch.
+fn irregular_regions(rgb: &RgbImage, cells: &[Rect]) -> bool {
+    let (w, h) = rgb.dimensions();
+    let backgrounds: Vec<[i32; 3]> = cells.iter().map(|c| background(rgb, c)).collect();
+    // Line pixels (far from both cells' backgrounds: a tile's face and the page between
+    // tiles are no line) from `from` to `to` inclusive, across (x varies, at row y) or
+    // down (y varies, at column x).
+    let line_px = |(i, j): (usize, usize), fixed: f32, from: f32, to: f32, across: bool| {
+        let (lo, hi) = (from.round().max(0.0) as u32, to.round().max(0.0) as u32);
+        let far = |p: [u8; 3], bg: [i32; 3]| (0..3).any(|k| (p[k] as i32 - bg[k]).abs() > LINE_INK);
+        (lo..=hi)
+            .filter(|&v| {
+                let (x, y) = if across {
+                    (v, fixed as u32)
+                } else {
+                    (fixed as u32, v)
+                };
+                x < w && y < h && {
+                    let p = rgb.get_pixel(x, y).0;
+                    far(p, backgrounds[i]) && far(p, backgrounds[j])
+                }
+            })
+            .count() as f32
+    };
+    // gaps[line][segment]: lines 0..8 between columns, 8..16 between rows; each the
+    // mean of two measures, at a third and two thirds of the cells' shared side. Only
+    // between cells of one shade: a bevelled tile's edges differ with its face (FLTK's
+    // givens raised, its empty cells sunk), which says nothing of regions.
+    let mut gaps = [[f32::NAN; 9]; 16];
+    let alike = |(i, j): (usize, usize)| {
+        (0..3).all(|k| (backgrounds[i][k] - backgrounds[j][k]).abs() <= SAME_SHADE)
+    };
     for k in 0..9 {
         for line in 0..8 {
-            let (a, b) = (&cells[k * 9 + line], &cells[k * 9 + line + 1]);
-            gaps[line][k] = b.x - (a.x + a.w);
-            let (a, b) = (&cells[line * 9 + k], &cells[(line + 1) * 9 + k]);
-            gaps[8 + line][k] = b.y - (a.y + a.h);
+            let pair = (k * 9 + line, k * 9 + line + 1);
+            let (a, b) = (&cells[pair.0], &cells[pair.1]);
+            gaps[line][k] = if !alike(pair) {
+                f32::NAN
+            } else {
+                [1.0, 2.0]
+                    .iter()
+                    .map(|t| line_px(pair, a.y + a.h * t / 3.0, a.x + a.w, b.x - 1.0, true))
+                    .sum::<f32>()
+                    / 2.0
+            };
+            let pair = (line * 9 + k, (line + 1) * 9 + k);
+            let (a, b) = (&cells[pair.0], &cells[pair.1]);
+            gaps[8 + line][k] = if !alike(pair) {
+                f32::NAN
+            } else {
+                [1.0, 2.0]
+                    .iter()
+                    .map(|t| line_px(pair, a.x + a.w * t / 3.0, a.y + a.h, b.y - 1.0, false))
+                    .sum::<f32>()
+                    / 2.0
+            };
         }
     }
-    let mut sorted: Vec<f32> = gaps.iter().flatten().copied().collect();
+    let mut sorted: Vec<f32> = gaps
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|g| !g.is_nan())
+        .collect();
+    if sorted.len() < 72 {
+        return false;
+    }
     sorted.sort_by(f32::total_cmp);
     let (thin, thick) = (sorted[sorted.len() / 2], sorted[sorted.len() * 19 / 20]);
     if thick - thin < THICKER {
@@ -167,7 +227,8 @@ fn irregular_regions(cells: &[Rect]) -> bool {
         .iter()
         .filter(|line| {
             let thick = line.iter().filter(|&&g| g >= cut).count();
-            (2..=7).contains(&thick)
+            let thin = line.iter().filter(|&&g| g < cut).count();
+            thick >= 2 && thin >= 2
         })
         .count();
     broken >= BROKEN_LINES
@@ -267,53 +328,62 @@ fn caged(rgb: &RgbImage, cells: &[Rect], pitch: impl Fn(f32, f32) -> Point) -> b
 mod tests {
     use super::*;
 
-    /// A grid of 20 px cells, the line after cell (r, c) across `across(r, c)` px wide
-    /// and the one below it `down(r, c)` px.
-    fn grid(across: impl Fn(usize, usize) -> f32, down: impl Fn(usize, usize) -> f32) -> Vec<Rect> {
-        let mut out = vec![
-            Rect {
-                x: 0.0,
-                y: 0.0,
+    /// A grid of 20 px cells on white, 3 px apart (the lattice's boxes, set by each
+    /// line's widest stretch), the line after cell (r, c) across drawn `across(r, c)` px
+    /// wide in black, and the one below it `down(r, c)` px.
+    fn lined(
+        across: impl Fn(usize, usize) -> u32,
+        down: impl Fn(usize, usize) -> u32,
+    ) -> (RgbImage, Vec<Rect>) {
+        let cells: Vec<Rect> = (0..81)
+            .map(|i| Rect {
+                x: (i % 9 * 23) as f32,
+                y: (i / 9 * 23) as f32,
                 w: 20.0,
-                h: 20.0
-            };
-            81
-        ];
+                h: 20.0,
+            })
+            .collect();
+        let mut rgb = RgbImage::from_pixel(207, 207, image::Rgb([255; 3]));
         for r in 0..9 {
             for c in 0..9 {
-                let x = if c == 0 {
-                    0.0
-                } else {
-                    out[r * 9 + c - 1].x + 20.0 + across(r, c - 1)
-                };
-                let y = if r == 0 {
-                    0.0
-                } else {
-                    out[(r - 1) * 9 + c].y + 20.0 + down(r - 1, c)
-                };
-                out[r * 9 + c] = Rect {
-                    x,
-                    y,
-                    w: 20.0,
-                    h: 20.0,
-                };
+                let (x, y) = (c as u32 * 23, r as u32 * 23);
+                for k in 0..3 {
+                    for v in 0..23 {
+                        if c < 8 && k < across(r, c) {
+                            rgb.put_pixel(x + 20 + k, (y + v).min(206), image::Rgb([0; 3]));
+                        }
+                        if r < 8 && k < down(r, c) {
+                            rgb.put_pixel((x + v).min(206), y + 20 + k, image::Rgb([0; 3]));
+                        }
+                    }
+                }
             }
         }
-        out
+        (rgb, cells)
     }
 
     #[test]
     fn a_classic_grid_has_no_irregular_regions_and_a_jigsaw_has() {
-        let boxes = |_: usize, c: usize| if c % 3 == 2 { 3.0 } else { 1.0 };
-        let rows = |r: usize, _: usize| if r % 3 == 2 { 3.0 } else { 1.0 };
-        assert!(!irregular_regions(&grid(boxes, rows)));
-        // A line a pixel wider here and there (rounding on a scaled screen): classic.
-        let rounded =
-            |r: usize, c: usize| boxes(r, c) + if (r + c).is_multiple_of(7) { 1.0 } else { 0.0 };
-        assert!(!irregular_regions(&grid(rounded, rows)));
+        let boxes = |_: usize, c: usize| if c % 3 == 2 { 3 } else { 1 };
+        let rows = |r: usize, _: usize| if r % 3 == 2 { 3 } else { 1 };
+        let (rgb, cells) = lined(boxes, rows);
+        assert!(!irregular_regions(&rgb, &cells));
+        // Uneven widths that stay one width along each line: classic.
+        let (rgb, cells) = lined(
+            |_, c| 1 + (c as u32 % 3 == 2) as u32 + (c == 4) as u32,
+            rows,
+        );
+        assert!(!irregular_regions(&rgb, &cells));
         // Thick borders that wander off the box lines: a jigsaw.
-        let jigsaw = |r: usize, c: usize| if c == (r * 2 + 1) % 8 { 3.0 } else { 1.0 };
-        assert!(irregular_regions(&grid(jigsaw, |r, c| jigsaw(c, r))));
+        let jigsaw = |r: usize, c: usize| {
+            if c == (r * 2 + 1) % 8 || c % 3 == 2 && r < 4 {
+                3
+            } else {
+                1
+            }
+        };
+        let (rgb, cells) = lined(jigsaw, |r, c| jigsaw(c, r));
+        assert!(irregular_regions(&rgb, &cells));
     }
 
     fn painted(shade: impl Fn(usize) -> [u8; 3]) -> (RgbImage, Vec<Rect>) {
