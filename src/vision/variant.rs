@@ -300,9 +300,12 @@ fn caged(rgb: &RgbImage, cells: &[Rect], pitch: impl Fn(f32, f32) -> Point) -> b
                     inked as f32 / n.max(1) as f32
                 };
                 let shares: Vec<f32> = (0..=d1).map(share).collect();
-                // A line with background on both sides: the cell's face between it and
-                // the grid line (a bevel's shadow runs from the grid line inward).
-                (d0.max(2)..d1).any(|d| {
+                // The grid line at the cell's edge, then a line with background on both
+                // sides: the cell's face between it and the grid line (a bevel's shadow
+                // runs from the grid line inward; tiles with a page between them have
+                // no grid line, and a tile's own frame is one line, not two).
+                let grid_line = shares[0].max(shares[1]) >= CAGE_INKED;
+                grid_line && (d0.max(2)..d1).any(|d| {
                     let d = d as usize;
                     shares[d] >= CAGE_INKED
                         && shares[1..d].iter().any(|&s| s <= CAGE_GAP)
