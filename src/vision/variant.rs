@@ -305,12 +305,13 @@ fn caged(rgb: &RgbImage, cells: &[Rect], pitch: impl Fn(f32, f32) -> Point) -> b
                 // runs from the grid line inward; tiles with a page between them have
                 // no grid line, and a tile's own frame is one line, not two).
                 let grid_line = shares[0].max(shares[1]) >= CAGE_INKED;
-                grid_line && (d0.max(2)..d1).any(|d| {
-                    let d = d as usize;
-                    shares[d] >= CAGE_INKED
-                        && shares[1..d].iter().any(|&s| s <= CAGE_GAP)
-                        && shares[d + 1..].iter().any(|&s| s <= CAGE_GAP)
-                })
+                grid_line
+                    && (d0.max(2)..d1).any(|d| {
+                        let d = d as usize;
+                        shares[d] >= CAGE_INKED
+                            && shares[1..d].iter().any(|&s| s <= CAGE_GAP)
+                            && shares[d + 1..].iter().any(|&s| s <= CAGE_GAP)
+                    })
             })
             .fold(0, |mask, (k, _)| mask | 1 << k);
         masks[i] = lined;
@@ -331,6 +332,18 @@ fn caged(rgb: &RgbImage, cells: &[Rect], pitch: impl Fn(f32, f32) -> Point) -> b
 mod tests {
     use super::*;
 
+    /// The 81 boxes of 20 px cells, `pitch` px apart, row by row.
+    fn cells_of_20_px(pitch: usize) -> Vec<Rect> {
+        (0..81)
+            .map(|i| Rect {
+                x: (i % 9 * pitch) as f32,
+                y: (i / 9 * pitch) as f32,
+                w: 20.0,
+                h: 20.0,
+            })
+            .collect()
+    }
+
     /// A grid of 20 px cells on white, 3 px apart (the lattice's boxes, set by each
     /// line's widest stretch), the line after cell (r, c) across drawn `across(r, c)` px
     /// wide in black, and the one below it `down(r, c)` px.
@@ -338,14 +351,7 @@ mod tests {
         across: impl Fn(usize, usize) -> u32,
         down: impl Fn(usize, usize) -> u32,
     ) -> (RgbImage, Vec<Rect>) {
-        let cells: Vec<Rect> = (0..81)
-            .map(|i| Rect {
-                x: (i % 9 * 23) as f32,
-                y: (i / 9 * 23) as f32,
-                w: 20.0,
-                h: 20.0,
-            })
-            .collect();
+        let cells = cells_of_20_px(23);
         let mut rgb = RgbImage::from_pixel(207, 207, image::Rgb([255; 3]));
         for r in 0..9 {
             for c in 0..9 {
@@ -390,14 +396,7 @@ mod tests {
     }
 
     fn painted(shade: impl Fn(usize) -> [u8; 3]) -> (RgbImage, Vec<Rect>) {
-        let cells: Vec<Rect> = (0..81)
-            .map(|i| Rect {
-                x: (i % 9 * 21) as f32,
-                y: (i / 9 * 21) as f32,
-                w: 20.0,
-                h: 20.0,
-            })
-            .collect();
+        let cells = cells_of_20_px(21);
         let rgb = RgbImage::from_fn(189, 189, |x, y| {
             let (c, r) = ((x / 21) as usize, (y / 21) as usize);
             if x % 21 == 20 || y % 21 == 20 {
